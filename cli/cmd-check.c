@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-check.c - `blkalign check`: audit images and block devices, print
+ * the report (text or JSON) and exit with the status bitmask.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+	OPT_SYSROOT = 256,
+	OPT_PSS,
+	OPT_MIN_IO,
+	OPT_OPT_IO,
+	OPT_AO,
+	OPT_PAGE,
+	OPT_COLOR,
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " check [options] [<image>|<device>...]\n"
+	      "\nAudit the alignment of disk images and block devices: partition\n"
+	      "starts, ends and sizes against the physical sector, I/O and page\n"
+	      "grids.  With no target, audit every block device of this machine.\n"
+	      "Nothing is ever opened for writing.\n"
+	      "\nOptions:\n"
+	      " -J, --json                      print the report as JSON\n"
+	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n"
+	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
+	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
+	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
+	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
+	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
+	      "     --page-size <n>             page size for the soft block size rule\n"
+	      "     --color[=<when>]            colorize: auto, always or never\n"
+	      " -h, --help                      display this help\n"
+	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
+	      "\nExit status (a bitmask):\n"
+	      "  0  aligned\n"
+	      "  1  a warning or error finding\n"
+	      "  2  incomplete: something could not be read\n"
+	      "  4  operational error\n"
+	      " 16  usage error\n"
+	      "\nFor more details see blkalign(8).\n",
+	      out);
+}
+
+static int size_opt(const char *name, const char *arg, uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_size(arg, &v) || v > UINT32_MAX) {
+		cli_warnx("invalid %s '%s'", name, arg);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void log_to_stderr(void *data, const char *msg)
+{
+	(void)data;
+	cli_warnx("%s", msg);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "logical-sector-size", required_argument, NULL, 'b' },
+		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
+		{ "min-io", required_argument, NULL, OPT_MIN_IO },
+		{ "opt-io", required_argument, NULL, OPT_OPT_IO },
+		{ "alignment-offset", required_argument, NULL, OPT_AO },
+		{ "page-size", required_argument, NULL, OPT_PAGE },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct blkalign_image_geometry geom = { 0 };
+	struct blkalign_report *report = NULL;
+	struct blkalign_ctx *ctx = NULL;
+	const char *sysroot = NULL, *color = "auto";
+	unsigned int status = 0;
+	uint32_t page = 0;
+	bool json = false;
+	int64_t ao;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case OPT_SYSROOT:
+			sysroot = optarg;
+			break;
+		case 'b':
+			if (size_opt("logical sector size", optarg,
+				     &geom.logical_sector_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_PSS:
+			if (size_opt("physical sector size", optarg,
+				     &geom.physical_sector_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_MIN_IO:
+			if (size_opt("minimum I/O size", optarg,
+				     &geom.minimum_io_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_OPT_IO:
+			if (size_opt("optimal I/O size", optarg,
+				     &geom.optimal_io_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_AO:
+			if (cli_parse_int(optarg, 0, 65535, &ao)) {
+				cli_warnx("invalid alignment offset '%s'",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			geom.alignment_offset = (int32_t)ao;
+			geom.alignment_offset_set = true;
+			break;
+		case OPT_PAGE:
+			if (size_opt("page size", optarg, &page))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_COLOR:
+			color = optarg ? optarg : "always";
+			if (strcmp(color, "auto") && strcmp(color, "always") &&
+			    strcmp(color, "never")) {
+				cli_warnx("invalid color mode '%s'", color);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '" PROGRAM " check --help' for "
+					"more information.\n");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+
+	ctx = blkalign_new_ctx();
+	if (!ctx) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	if (blkalign_ctx_set_image_geometry(ctx, &geom)) {
+		cli_warnx("impossible image geometry: sector sizes must be "
+			  "powers of two from 512 to 65536 with physical >= "
+			  "logical, I/O sizes multiples of the logical sector");
+		status = BLKALIGN_STATUS_USAGE;
+		goto out;
+	}
+	if (page && blkalign_ctx_set_page_size(ctx, page)) {
+		cli_warnx("invalid page size '%u'", page);
+		status = BLKALIGN_STATUS_USAGE;
+		goto out;
+	}
+	if (sysroot && blkalign_ctx_set_sysroot(ctx, sysroot)) {
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	report = blkalign_new_report(ctx);
+	if (!report) {
+		cli_warnx("out of memory");
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	if (optind >= argc) {
+		rc = blkalign_check_all(report);
+		if (rc) {
+			cli_warnx("cannot list block devices: %s",
+				  strerror(-rc));
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		rc = blkalign_check_path(report, argv[i]);
+		if (rc == -ENOTBLK)
+			cli_warnx("'%s' is neither an image file nor a block "
+				  "device", argv[i]);
+		else if (rc)
+			cli_warnx("cannot open '%s': %s", argv[i],
+				  strerror(-rc));
+		if (rc)
+			status |= BLKALIGN_STATUS_FAILED;
+	}
+	for (size_t i = 0; i < blkalign_report_ndevices(report); i++) {
+		const struct blkalign_device *d =
+			blkalign_report_device(report, i);
+
+		for (size_t k = 0; k < d->nproblems; k++)
+			cli_warnx("%s: %s", d->path, d->problems[k]);
+	}
+	if (json) {
+		if (blkalign_report_write_json(report, stdout)) {
+			cli_warnx("cannot write the JSON report");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	} else {
+		print_report_text(report, stdout, cli_use_color(color));
+	}
+	if (fflush(stdout) == EOF) {
+		cli_warnx("write error: %s", strerror(errno));
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	status |= blkalign_report_status(report);
+out:
+	blkalign_unref_report(report);
+	blkalign_unref_ctx(ctx);
+	return (int)status;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - blkalign: find, explain and fix misaligned storage layouts.
+ * Dispatches to one subcommand per file (cmd-<name>.c) from a table.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "check", cmd_check, "audit the alignment of images and devices" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " <command> [options] [target...]\n"
+	      " " PROGRAM " [target...]            same as 'check'\n"
+	      "\nFind, explain and fix misaligned storage layouts.\n"
+	      "\nCommands:\n",
+	      out);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, " %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fputs("\nOptions:\n"
+	      " -h, --help     display this help\n"
+	      " -V, --version  display version\n"
+	      "\nRun '" PROGRAM " <command> --help' for the options of a "
+	      "command.\nFor more details see blkalign(8).\n",
+	      out);
+}
+
+void cli_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROGRAM ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	if (argc < 2)
+		return cmd_check(argc, argv);
+	name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+		printf(PROGRAM " %s\n", blkalign_version());
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	/* No command: options or targets go to 'check'. */
+	if (name[0] == '-' || strchr(name, '/') || access(name, F_OK) == 0)
+		return cmd_check(argc, argv);
+	cli_warnx("unknown command '%s'", name);
+	usage(stderr);
+	return BLKALIGN_STATUS_USAGE;
+}

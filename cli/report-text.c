@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-text.c - the human report of `check`: per device, the topology
+ * with where each value came from, a table of layers with a verdict, then
+ * the findings worst first with what they cost and how to fix them.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define RED "\033[31m"
+#define YELLOW "\033[33m"
+#define BLUE "\033[34m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+static const char *sev_color(enum blkalign_severity s)
+{
+	switch (s) {
+	case BLKALIGN_ERROR:
+		return RED;
+	case BLKALIGN_WARNING:
+		return YELLOW;
+	case BLKALIGN_INFO:
+		break;
+	}
+	return BLUE;
+}
+
+/* "13.2G" like lsblk: one decimal below 10 units of the suffix. */
+static void human_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 "B", bytes);
+	else
+		snprintf(buf, len, "%.1f%c", v, units[u]);
+}
+
+static const struct {
+	const char *label;
+	size_t off;
+} topo_rows[] = {
+#define R(l, f) { l, offsetof(struct blkalign_topology, f) }
+	R("logical sector size", logical_sector_size),
+	R("physical sector size", physical_sector_size),
+	R("minimum I/O size", minimum_io_size),
+	R("optimal I/O size", optimal_io_size),
+	R("alignment offset", alignment_offset),
+	R("max segments", max_segments),
+	R("max sectors (KiB)", max_sectors_kb),
+	R("max segment size", max_segment_size),
+	R("virt boundary mask", virt_boundary_mask),
+	R("rotational", rotational),
+	R("page size", page_size),
+#undef R
+};
+
+static void print_topology(const struct blkalign_device *d, FILE *out)
+{
+	fprintf(out, "  %-22s %12s  %s\n", "TOPOLOGY", "VALUE", "SOURCE");
+	for (size_t i = 0; i < sizeof(topo_rows) / sizeof(topo_rows[0]); i++) {
+		const struct blkalign_value *v =
+			(const void *)((const char *)&d->topology +
+				       topo_rows[i].off);
+
+		if (v->source == BLKALIGN_SRC_NONE)
+			fprintf(out, "  %-22s %12s  %s\n", topo_rows[i].label,
+				"-", "unknown");
+		else
+			fprintf(out, "  %-22s %12" PRId64 "  %s\n",
+				topo_rows[i].label, v->value,
+				blkalign_source_name(v->source));
+	}
+	if (d->topology.optimal_io_note)
+		fprintf(out, "  (optimal I/O size %" PRId64 " ignored: %s)\n",
+			d->topology.optimal_io_size_raw,
+			d->topology.optimal_io_note);
+}
+
+/* The codes of the findings on layer @i, or "ok". */
+static void verdict(const struct blkalign_device *d, size_t i, char *buf,
+		    size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < d->nfindings; k++) {
+		int n;
+
+		if ((size_t)d->findings[k].layer != i)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+			     d->findings[k].code);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(buf, len, "%s", d->layers[i].extended ? "container" :
+								 "ok");
+}
+
+static void print_layers(const struct blkalign_device *d, FILE *out)
+{
+	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
+	char size[16], v[256];
+
+	fprintf(out, "  %-14s %12s %12s %12s %7s %7s %6s  %s\n", "NAME",
+		"START", "END", "SECTORS", "SIZE", "SOFT-BS", "ALIGN",
+		"VERDICT");
+	for (size_t i = 0; i < d->nlayers; i++) {
+		const struct blkalign_layer *l = &d->layers[i];
+		uint64_t sectors = l->size / lss;
+
+		human_size(l->size, size, sizeof(size));
+		verdict(d, i, v, sizeof(v));
+		fprintf(out,
+			"  %-14s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+			" %7s %7u %6" PRId64 "  %s\n",
+			l->kind == BLKALIGN_LAYER_DISK ? l->name : l->name,
+			l->start / lss,
+			sectors ? l->start / lss + sectors - 1 : l->start / lss,
+			sectors, size, l->soft_block_size, l->alignment_offset,
+			v);
+	}
+}
+
+static void print_findings(const struct blkalign_device *d, FILE *out,
+			   bool color)
+{
+	if (!d->nfindings) {
+		fputs("\n  aligned: no findings\n", out);
+		return;
+	}
+	fputc('\n', out);
+	for (size_t k = 0; k < d->nfindings; k++) {
+		const struct blkalign_finding *f = &d->findings[k];
+
+		fprintf(out, "  %s%-7s%s %s%s%s: %s\n",
+			color ? sev_color(f->severity) : "",
+			blkalign_severity_name(f->severity), color ? RESET : "",
+			color ? BOLD : "", f->code, color ? RESET : "",
+			f->message);
+		if (f->explanation)
+			fprintf(out, "          cost: %s\n", f->explanation);
+		if (f->fix)
+			fprintf(out, "          fix:  %s\n", f->fix);
+	}
+}
+
+void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
+{
+	for (size_t i = 0; i < blkalign_report_ndevices(r); i++) {
+		const struct blkalign_device *d = blkalign_report_device(r, i);
+		char size[16];
+
+		if (i)
+			fputc('\n', out);
+		human_size(d->size, size, sizeof(size));
+		fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
+			color ? BOLD : "", d->path, color ? RESET : "", size,
+			d->size, d->is_block_device ? "block device" : "image",
+			d->scheme ? d->scheme : "no partition table");
+		if (d->bytes_read)
+			fprintf(out, ", %" PRIu64 " bytes read", d->bytes_read);
+		fputs("\n\n", out);
+		print_topology(d, out);
+		fputc('\n', out);
+		print_layers(d, out);
+		print_findings(d, out, color);
+		for (size_t k = 0; k < d->nproblems; k++)
+			fprintf(out, "  incomplete: %s\n", d->problems[k]);
+	}
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blkalign.h - public API of libblkalign.
+ *
+ * libblkalign audits the layout of disk images and block devices: where
+ * each layer starts and ends relative to the grid of the device below it
+ * (physical sectors, minimum and optimal I/O size, pages), and what the
+ * kernel will do with a misaligned layer.
+ *
+ * Handles (ctx, report) are opaque and reference counted.  Results are
+ * exposed as read-only plain structs owned by the report: fields are only
+ * ever added at the end, never renamed or removed.
+ *
+ * Functions return 0 or a negative errno, or NULL for pointers.  The
+ * library never prints and never exits; diagnostics go to the log callback.
+ */
+#ifndef BLKALIGN_H
+#define BLKALIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BLKALIGN_SCHEMA_VERSION 1
+
+struct blkalign_ctx;
+struct blkalign_report;
+
+/* Where a topology value came from. */
+enum blkalign_source {
+	BLKALIGN_SRC_NONE = 0,	/* not known */
+	BLKALIGN_SRC_ASSUMED,	/* default for images, not measured */
+	BLKALIGN_SRC_OPTION,	/* given on the command line */
+	BLKALIGN_SRC_SYSFS,	/* read from sysfs (or --sysroot) */
+	BLKALIGN_SRC_IOCTL,	/* BLK* ioctl on the open device */
+	BLKALIGN_SRC_HOST,	/* this machine (page size) */
+};
+
+struct blkalign_value {
+	int64_t value;
+	enum blkalign_source source;
+};
+
+/* The geometry and queue limits of one device. */
+struct blkalign_topology {
+	struct blkalign_value logical_sector_size;
+	struct blkalign_value physical_sector_size;
+	struct blkalign_value minimum_io_size;
+	struct blkalign_value optimal_io_size;	/* 0 when ignored as bogus */
+	struct blkalign_value alignment_offset;	/* raw; -1 = misaligned stack */
+	struct blkalign_value max_segments;
+	struct blkalign_value max_sectors_kb;
+	struct blkalign_value max_segment_size;
+	struct blkalign_value virt_boundary_mask;
+	struct blkalign_value rotational;
+	struct blkalign_value page_size;
+	int64_t optimal_io_size_raw;		/* as reported, before filtering */
+	const char *optimal_io_note;		/* why it was ignored, or NULL */
+};
+
+enum blkalign_layer_kind {
+	BLKALIGN_LAYER_DISK = 0,
+	BLKALIGN_LAYER_PARTITION,
+};
+
+/* One layer of the storage stack, with absolute byte offsets. */
+struct blkalign_layer {
+	const char *name;		/* "sda", "sda2", "disk.img1" */
+	enum blkalign_layer_kind kind;
+	int number;			/* partition number, 0 for a disk */
+	const char *scheme;		/* table holding it: "dos", "gpt", "bsd"... */
+	const char *type;		/* partition type string, or NULL */
+	uint64_t start;			/* bytes from the start of the device */
+	uint64_t size;			/* bytes */
+	uint32_t soft_block_size;	/* predicted kernel soft block size */
+	int parent;			/* index into the device's layers, -1 */
+	bool extended;			/* dos extended container */
+	bool logical;			/* dos logical partition */
+	int64_t alignment_offset;	/* as sysfs would show it, -1 */
+};
+
+enum blkalign_severity {
+	BLKALIGN_INFO = 0,
+	BLKALIGN_WARNING,
+	BLKALIGN_ERROR,
+};
+
+/*
+ * A finding: misalignment is a result, not an error.  The numbers mean,
+ * per code: value is the offset or size checked, granularity the grid it
+ * was checked against, remainder how far off the grid it is, suggested the
+ * nearest value that fixes it (0 when there is none).
+ */
+struct blkalign_finding {
+	const char *code;		/* stable: "start-physical", ... */
+	enum blkalign_severity severity;
+	int layer;			/* index into the device's layers */
+	const char *message;		/* one line: what is wrong */
+	const char *explanation;	/* one line: what it costs */
+	const char *fix;		/* one line: what to do */
+	uint64_t value;
+	uint64_t granularity;
+	uint64_t remainder;
+	uint64_t suggested;
+	/* soft-block-size only */
+	uint32_t soft_block_size;
+	uint64_t request_cap;		/* bytes, buffered writes now */
+	uint64_t request_cap_aligned;	/* bytes, with a 4 KiB soft block */
+};
+
+/* One audited device or image. */
+struct blkalign_device {
+	const char *path;
+	const char *name;
+	bool is_block_device;
+	uint64_t size;			/* bytes */
+	struct blkalign_topology topology;
+	const char *scheme;		/* top-level table type, or NULL */
+	uint64_t bytes_read;		/* read from the device for the audit */
+	size_t nlayers;
+	const struct blkalign_layer *layers;
+	size_t nfindings;
+	const struct blkalign_finding *findings;	/* worst first */
+	size_t nproblems;
+	const char *const *problems;	/* what could not be read */
+};
+
+/* Topology options for image files; a field of 0 keeps the default. */
+struct blkalign_image_geometry {
+	uint32_t logical_sector_size;
+	uint32_t physical_sector_size;
+	uint32_t minimum_io_size;
+	uint32_t optimal_io_size;
+	int32_t alignment_offset;
+	bool alignment_offset_set;
+};
+
+/* Status bits, also the exit status of blkalign(8). */
+#define BLKALIGN_STATUS_FINDINGS	1	/* a warning or error finding */
+#define BLKALIGN_STATUS_INCOMPLETE	2	/* something could not be read */
+#define BLKALIGN_STATUS_FAILED		4	/* operational error */
+#define BLKALIGN_STATUS_USAGE		16	/* command line error */
+
+typedef void (*blkalign_log_fn)(void *data, const char *msg);
+
+struct blkalign_ctx *blkalign_new_ctx(void);
+void blkalign_ref_ctx(struct blkalign_ctx *ctx);
+void blkalign_unref_ctx(struct blkalign_ctx *ctx);
+int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
+int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
+				    const struct blkalign_image_geometry *g);
+int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes);
+void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
+			     void *data);
+
+struct blkalign_report *blkalign_new_report(struct blkalign_ctx *ctx);
+void blkalign_unref_report(struct blkalign_report *r);
+int blkalign_check_path(struct blkalign_report *r, const char *path);
+int blkalign_check_all(struct blkalign_report *r);
+size_t blkalign_report_ndevices(const struct blkalign_report *r);
+const struct blkalign_device *
+blkalign_report_device(const struct blkalign_report *r, size_t i);
+unsigned int blkalign_report_status(const struct blkalign_report *r);
+int blkalign_report_write_json(const struct blkalign_report *r, FILE *out);
+
+/* Pure helpers, exposed for scripts and the model. */
+uint32_t blkalign_soft_block_size(uint64_t size_bytes,
+				  uint32_t logical_sector_size,
+				  uint32_t page_size);
+int64_t blkalign_alignment_offset(uint64_t start_bytes,
+				  uint32_t physical_sector_size,
+				  uint32_t minimum_io_size,
+				  int64_t disk_alignment_offset);
+const char *blkalign_severity_name(enum blkalign_severity s);
+const char *blkalign_source_name(enum blkalign_source s);
+const char *blkalign_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLKALIGN_H */

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * audit.c - `check` for one target: resolve it (image, whole disk,
+ * partition, or a name in --sysroot), gather topology and layers, run the
+ * rules.  Everything is opened read-only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blkalignP.h"
+
+/* Bytes this process has read so far (all read syscalls), or 0. */
+static uint64_t proc_rchar(void)
+{
+	char buf[512];
+	uint64_t v = 0;
+	ssize_t n;
+	char *p;
+	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "rchar:");
+	if (p)
+		v = strtoull(p + 6, NULL, 10);
+	return v;
+}
+
+static void gpt_findings(struct ba_device *d, struct ba_io *io)
+{
+	static const char *const which[] = { "primary", "backup" };
+	struct ba_gpt_check chk;
+	const struct ba_gpt_header *h[2];
+	bool other_ok;
+
+	if (ba_gpt_check(io, (uint32_t)d->pub.topology.logical_sector_size.value,
+			 &chk))
+		return;
+	h[0] = &chk.primary;
+	h[1] = &chk.backup;
+	if (h[0]->state == BA_GPT_ABSENT && h[1]->state == BA_GPT_ABSENT)
+		return;
+	for (int i = 0; i < 2; i++) {
+		struct blkalign_finding *f;
+
+		if (h[i]->state == BA_GPT_UNREADABLE) {
+			ba_device_problem(d, "cannot read the %s GPT header",
+					  which[i]);
+			continue;
+		}
+		if (h[i]->state == BA_GPT_OK)
+			continue;
+		/* A backup can only be judged when a GPT is there at all. */
+		if (h[i]->state == BA_GPT_ABSENT && h[!i]->state != BA_GPT_OK)
+			continue;
+		other_ok = h[!i]->state == BA_GPT_OK;
+		f = ba_device_add_finding(
+			d, i == 0 ? "gpt-primary-bad" : "gpt-backup-bad",
+			BLKALIGN_ERROR, 0);
+		if (!f)
+			return;
+		f->message = ba_pool_printf(
+			&d->pool, "%s GPT header on '%s' is %s%s%s", which[i],
+			d->pub.name,
+			h[i]->state == BA_GPT_ABSENT ? "missing" : "corrupt",
+			h[i]->why ? ": " : "", h[i]->why ? h[i]->why : "");
+		f->explanation = other_ok ?
+			ba_pool_printf(&d->pool, "the %s header is intact "
+				       "and was used", which[!i]) :
+			"neither header is intact: the partitions listed may "
+			"be wrong";
+		f->fix = other_ok ?
+			"rewrite both headers from the good copy (gdisk: "
+			"'r' then 'b' or 'c', then 'w'; or sgdisk -e)" :
+			"restore the table from a backup (sgdisk --load-backup)";
+	}
+}
+
+/*
+ * Audit an open image or device.  @diskdir/@devdir are the sysfs
+ * directories of the whole disk and of the target (NULL for images).
+ */
+int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
+		const char *diskdir, const char *devdir)
+{
+	struct blkalign_layer *disk;
+	struct ba_io io;
+	uint64_t rchar0 = proc_rchar();
+	int rc;
+
+	if (d->pub.is_block_device) {
+		if (diskdir)
+			ba_topology_sysfs(ctx, diskdir, devdir, &d->pub.topology);
+		ba_topology_ioctl(fd, &d->pub.topology);
+	} else {
+		ba_topology_image(ctx, &d->pub.topology);
+	}
+	ba_topology_finish(ctx, &d->pub.topology);
+
+	disk = ba_device_add_layer(d);
+	if (!disk)
+		return -ENOMEM;
+	disk->name = d->pub.name;
+	disk->kind = BLKALIGN_LAYER_DISK;
+	disk->size = d->pub.size;
+
+	rc = ba_ptable_read(d, fd,
+			    (uint32_t)d->pub.topology.logical_sector_size.value);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		ba_device_problem(d, "cannot read the partition table: %s",
+				  strerror(-rc));
+	ba_io_init_fd(&io, fd, d->pub.size);
+	gpt_findings(d, &io);
+	d->pub.bytes_read = proc_rchar() - rchar0;
+	ba_rules_run(d);
+	return 0;
+}
+
+static int device_size(int fd, const struct stat *st, uint64_t *size)
+{
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)st->st_size;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * A partition target: report its parent disk's topology with the
+ * partition's own alignment offset, and the partition as the only layer
+ * below the disk, at its absolute start.
+ */
+static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
+			   int fd, const char *diskdir, const char *devdir)
+{
+	struct blkalign_layer *disk, *part;
+	int64_t start = 0, partno = 0, dsize = 0;
+	uint64_t rchar0 = proc_rchar();
+
+	(void)devdir;
+	/*
+	 * The rules work on absolute starts, so they need the disk's own
+	 * alignment offset, not the partition's (which is relative to the
+	 * partition start and is what the layer reports).
+	 */
+	ba_topology_sysfs(ctx, diskdir, diskdir, &d->pub.topology);
+	if (!d->pub.topology.alignment_offset.source) {
+		d->pub.topology.alignment_offset.source = BLKALIGN_SRC_ASSUMED;
+		ba_device_problem(d, "cannot read the alignment offset of the "
+				     "disk holding '%s'", d->pub.name);
+	}
+	ba_topology_ioctl(fd, &d->pub.topology);
+	ba_topology_finish(ctx, &d->pub.topology);
+	if (ba_sysfs_read_s64(devdir, "start", &start) ||
+	    ba_sysfs_read_s64(devdir, "partition", &partno) ||
+	    ba_sysfs_read_s64(diskdir, "size", &dsize) || start < 0 ||
+	    dsize < 0) {
+		ba_device_problem(d, "cannot read the partition's start from "
+				     "sysfs");
+		return 0;
+	}
+	disk = ba_device_add_layer(d);
+	if (!disk)
+		return -ENOMEM;
+	disk->kind = BLKALIGN_LAYER_DISK;
+	disk->name = ba_pool_strdup(&d->pool, base_name(diskdir));
+	disk->size = (uint64_t)dsize * 512;
+	part = ba_device_add_layer(d);
+	if (!part)
+		return -ENOMEM;
+	part->kind = BLKALIGN_LAYER_PARTITION;
+	part->number = (int)partno;
+	part->name = d->pub.name;
+	part->start = (uint64_t)start * 512;
+	part->size = d->pub.size;
+	part->parent = 0;
+	/* The rules judge absolute positions against the whole disk. */
+	d->pub.size = disk->size;
+	d->pub.bytes_read = proc_rchar() - rchar0;
+	ba_rules_run(d);
+	return 0;
+}
+
+/* Audit from sysfs alone (--sysroot): nothing is opened. */
+static int audit_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
+		       const char *diskdir)
+{
+	struct blkalign_layer *disk;
+	int64_t size;
+	int rc;
+
+	d->pub.is_block_device = true;
+	rc = ba_topology_sysfs(ctx, diskdir, diskdir, &d->pub.topology);
+	if (rc)
+		ba_device_problem(d, "no queue limits in sysfs for '%s'",
+				  d->pub.name);
+	ba_topology_finish(ctx, &d->pub.topology);
+	if (ba_sysfs_read_s64(diskdir, "size", &size) || size < 0) {
+		ba_device_problem(d, "cannot read the size of '%s' from sysfs",
+				  d->pub.name);
+		size = 0;
+	}
+	d->pub.size = (uint64_t)size * 512;
+	disk = ba_device_add_layer(d);
+	if (!disk)
+		return -ENOMEM;
+	disk->kind = BLKALIGN_LAYER_DISK;
+	disk->name = d->pub.name;
+	disk->size = d->pub.size;
+	rc = ba_ptable_sysfs(ctx, d, diskdir);
+	if (rc == -ENOMEM)
+		return rc;
+	ba_rules_run(d);
+	return 0;
+}
+
+static struct ba_device *new_device(struct blkalign_report *r,
+				    const char *path)
+{
+	struct ba_device *d = calloc(1, sizeof(*d)), **v;
+
+	if (!d)
+		return NULL;
+	if (r->ndevices == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+
+		v = realloc(r->devices, ncap * sizeof(*v));
+		if (!v) {
+			free(d);
+			return NULL;
+		}
+		r->devices = v;
+		r->cap = ncap;
+	}
+	r->devices[r->ndevices++] = d;
+	d->pub.path = ba_pool_strdup(&d->pool, path);
+	d->pub.name = ba_pool_strdup(&d->pool, base_name(path));
+	return d;
+}
+
+static void finish_device(struct blkalign_report *r, struct ba_device *d)
+{
+	ba_device_publish(d);
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (d->findings[i].severity != BLKALIGN_INFO)
+			r->status |= BLKALIGN_STATUS_FINDINGS;
+	if (d->nproblems)
+		r->status |= BLKALIGN_STATUS_INCOMPLETE;
+}
+
+static int check_sysroot_name(struct blkalign_report *r, const char *path)
+{
+	const char *name = base_name(path);
+	struct ba_device *d;
+	char *dir, *real;
+	int rc;
+
+	dir = ba_sysfs_path(r->ctx, "/sys/block/%s", name);
+	if (!dir)
+		return -ENOMEM;
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return -ENOENT;
+	d = new_device(r, path);
+	if (!d) {
+		free(real);
+		return -ENOMEM;
+	}
+	rc = audit_sysfs(r->ctx, d, real);
+	free(real);
+	finish_device(r, d);
+	return rc;
+}
+
+/**
+ * blkalign_check_path: audit one image file or block device (or, with a
+ * sysroot, the named device of the saved tree) and add it to @r.
+ * Returns: 0 (findings and unreadable parts are in the report), or
+ * -errno when the target cannot be opened at all.
+ */
+int blkalign_check_path(struct blkalign_report *r, const char *path)
+{
+	char *devdir = NULL, *diskdir = NULL;
+	struct ba_device *d;
+	struct stat st;
+	int fd, rc;
+
+	if (!r || !path)
+		return -EINVAL;
+	if (r->ctx->sysroot && strncmp(path, "/", 1) != 0)
+		return check_sysroot_name(r, path);
+	if (r->ctx->sysroot && strncmp(path, "/dev/", 5) == 0)
+		return check_sysroot_name(r, path);
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		rc = -ENOTBLK;
+		goto out;
+	}
+	d = new_device(r, path);
+	if (!d) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	d->pub.is_block_device = S_ISBLK(st.st_mode);
+	rc = device_size(fd, &st, &d->pub.size);
+	if (rc) {
+		ba_device_problem(d, "cannot get the size of '%s': %s", path,
+				  strerror(-rc));
+		finish_device(r, d);
+		rc = 0;
+		goto out;
+	}
+	if (d->pub.is_block_device) {
+		int64_t partno;
+
+		devdir = ba_sysfs_devdir(r->ctx, major(st.st_rdev),
+					 minor(st.st_rdev));
+		if (devdir && ba_sysfs_read_s64(devdir, "partition",
+						&partno) == 0) {
+			diskdir = ba_sysfs_parent_disk(devdir);
+			rc = audit_partition(r->ctx, d, fd, diskdir, devdir);
+			finish_device(r, d);
+			goto out;
+		}
+		diskdir = devdir ? strdup(devdir) : NULL;
+		if (!devdir)
+			ba_device_problem(d, "no sysfs entry for '%s'; topology "
+					     "from ioctls only", path);
+	}
+	rc = ba_audit_fd(r->ctx, d, fd, diskdir, devdir);
+	finish_device(r, d);
+out:
+	free(devdir);
+	free(diskdir);
+	close(fd);
+	return rc;
+}
+
+static int skip_entry(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/**
+ * blkalign_check_all: audit every block device of the machine (or of the
+ * sysroot) that has a size, like lsblk.  Devices that cannot be opened
+ * are audited from sysfs and marked incomplete.
+ * Returns: 0 or -errno when the device list cannot be read.
+ */
+int blkalign_check_all(struct blkalign_report *r)
+{
+	struct dirent **names = NULL;
+	char *dir;
+	int n, rc = 0;
+
+	if (!r)
+		return -EINVAL;
+	dir = ba_sysfs_path(r->ctx, "/sys/block");
+	if (!dir)
+		return -ENOMEM;
+	n = scandir(dir, &names, skip_entry, alphasort);
+	if (n < 0) {
+		rc = -errno;
+		free(dir);
+		return rc;
+	}
+	for (int i = 0; i < n && rc != -ENOMEM; i++) {
+		const char *name = names[i]->d_name;
+		char *sub = NULL, *path = NULL;
+		int64_t size = 0;
+
+		if (asprintf(&sub, "%s/%s", dir, name) < 0)
+			break;
+		if (ba_sysfs_read_s64(sub, "size", &size) || size <= 0) {
+			free(sub);
+			continue;
+		}
+		free(sub);
+		if (r->ctx->sysroot) {
+			rc = check_sysroot_name(r, name);
+			continue;
+		}
+		if (asprintf(&path, "/dev/%s", name) < 0)
+			break;
+		rc = blkalign_check_path(r, path);
+		if (rc && rc != -ENOMEM) {
+			/* No node or no permission: the kernel's view only. */
+			struct ba_device *d = r->ndevices ?
+				r->devices[r->ndevices - 1] : NULL;
+
+			(void)d;
+			rc = check_sysroot_name(r, path);
+			if (!rc) {
+				d = r->devices[r->ndevices - 1];
+				ba_device_problem(d, "cannot open '%s'; sysfs "
+						     "view only", path);
+				finish_device(r, d);
+			}
+		}
+		free(path);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return rc == -ENOMEM ? rc : 0;
+}

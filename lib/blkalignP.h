@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blkalignP.h - private header of libblkalign: the context, the device
+ * being built, the bounded reader and the cross-file helpers (ba_ prefix).
+ */
+#ifndef BLKALIGN_PRIVATE_H
+#define BLKALIGN_PRIVATE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "blkalign.h"
+
+#define KIB ((uint64_t)1024)
+#define MIB ((uint64_t)1024 * 1024)
+
+/* Kernel defaults (include/linux/blkdev.h) used for images. */
+#define BA_DEF_MAX_SEGMENTS	128
+#define BA_DEF_MAX_SECTORS_KB	1280
+#define BA_DEF_MAX_SEGMENT_SIZE	65536
+
+/* "32 MiB - 512 is always a controller error" (libfdisk alignment.c). */
+#define BA_BOGUS_OPT_IO		33553920
+
+struct blkalign_ctx {
+	int refcount;
+	char *sysroot;			/* NULL: the live /sys */
+	struct blkalign_image_geometry image;
+	uint32_t page_size;
+	blkalign_log_fn log_fn;
+	void *log_data;
+};
+
+void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Strings owned by one device record; freed with it. */
+struct ba_pool {
+	char **v;
+	size_t n, cap;
+};
+
+const char *ba_pool_strdup(struct ba_pool *p, const char *s);
+const char *ba_pool_printf(struct ba_pool *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ba_pool_release(struct ba_pool *p);
+
+/* A device record while it is built; pub is what the report exposes. */
+struct ba_device {
+	struct blkalign_device pub;
+	struct blkalign_layer *layers;
+	size_t nlayers, layers_cap;
+	struct blkalign_finding *findings;
+	size_t nfindings, findings_cap;
+	const char **problems;
+	size_t nproblems, problems_cap;
+	struct ba_pool pool;
+};
+
+struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
+struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
+					       const char *code,
+					       enum blkalign_severity sev,
+					       int layer);
+void ba_device_problem(struct ba_device *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ba_device_publish(struct ba_device *d);
+void ba_device_release(struct ba_device *d);
+
+/*
+ * Bounded reader over a device, an image file or a memory buffer.
+ * ba_io_read() returns 0, 1 when [off, off+len) is not inside the device
+ * (absent, not an error), or -errno on an I/O error.
+ */
+struct ba_io;
+struct ba_io_ops {
+	const char *name;
+	ssize_t (*pread)(struct ba_io *io, void *buf, size_t len, uint64_t off);
+};
+struct ba_io {
+	const struct ba_io_ops *ops;
+	int fd;
+	const uint8_t *mem;
+	uint64_t size;
+	uint64_t bytes_read;
+};
+
+#define BA_IO_MAX_READ (16 * MIB)
+
+void ba_io_init_fd(struct ba_io *io, int fd, uint64_t size);
+void ba_io_init_mem(struct ba_io *io, const void *buf, uint64_t size);
+int ba_io_read(struct ba_io *io, uint64_t off, size_t len, void *buf);
+
+/* Reading sysfs (relative to ctx->sysroot). */
+int ba_sysfs_read_s64(const char *dir, const char *attr, int64_t *out);
+int ba_sysfs_read_str(const char *dir, const char *attr, char *buf,
+		      size_t len);
+char *ba_sysfs_path(const struct blkalign_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *ba_sysfs_devdir(const struct blkalign_ctx *ctx, unsigned int maj,
+		      unsigned int min);
+char *ba_sysfs_parent_disk(const char *partdir);
+
+/* Topology: fill from images, sysfs or ioctls; then sanitize. */
+void ba_topology_image(const struct blkalign_ctx *ctx,
+		       struct blkalign_topology *t);
+int ba_topology_sysfs(const struct blkalign_ctx *ctx, const char *diskdir,
+		      const char *devdir, struct blkalign_topology *t);
+void ba_topology_ioctl(int fd, struct blkalign_topology *t);
+void ba_topology_finish(const struct blkalign_ctx *ctx,
+			struct blkalign_topology *t);
+
+/* Partition tables (libblkid) and our own GPT header check. */
+int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size);
+int ba_ptable_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
+		    const char *diskdir);
+
+enum ba_gpt_state {
+	BA_GPT_ABSENT = 0,	/* no "EFI PART" signature there */
+	BA_GPT_OK,
+	BA_GPT_BAD,		/* signature found, header or entries broken */
+	BA_GPT_UNREADABLE,	/* I/O error */
+};
+
+struct ba_gpt_header {
+	enum ba_gpt_state state;
+	const char *why;		/* for BA_GPT_BAD: what is wrong */
+	uint64_t my_lba, alternate_lba;
+	uint64_t first_usable_lba, last_usable_lba;
+	uint64_t entries_lba;
+	uint32_t nentries, entry_size;
+};
+
+struct ba_gpt_check {
+	struct ba_gpt_header primary, backup;
+};
+
+int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
+		 struct ba_gpt_check *out);
+uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* Rules: findings from the layers and the topology. */
+void ba_rules_run(struct ba_device *d);
+
+/* Entry point for one opened device or image. */
+int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
+		const char *diskdir, const char *devdir);
+
+/* Report internals used by json.c. */
+struct blkalign_report {
+	int refcount;
+	struct blkalign_ctx *ctx;
+	struct ba_device **devices;
+	size_t ndevices, cap;
+	unsigned int status;
+};
+
+#include "banned.h"
+
+#endif /* BLKALIGN_PRIVATE_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ctx.c - the library context: options that would otherwise be global
+ * (sysroot, image geometry, page size, log callback).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blkalignP.h"
+
+/**
+ * blkalign_new_ctx: allocate a context with one reference.
+ * Returns: the context, or NULL when out of memory.
+ */
+struct blkalign_ctx *blkalign_new_ctx(void)
+{
+	struct blkalign_ctx *ctx = calloc(1, sizeof(*ctx));
+	long page;
+
+	if (!ctx)
+		return NULL;
+	ctx->refcount = 1;
+	page = sysconf(_SC_PAGESIZE);
+	ctx->page_size = page > 0 ? (uint32_t)page : 4096;
+	return ctx;
+}
+
+void blkalign_ref_ctx(struct blkalign_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+}
+
+void blkalign_unref_ctx(struct blkalign_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return;
+	free(ctx->sysroot);
+	free(ctx);
+}
+
+/**
+ * blkalign_ctx_set_sysroot: read sysfs below @dir instead of /sys (a tree
+ * saved the way lsblk --sysroot expects).  Devices are then not opened.
+ * Returns: 0, -EINVAL or -ENOMEM.
+ */
+int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
+{
+	char *copy = NULL;
+
+	if (!ctx)
+		return -EINVAL;
+	if (dir) {
+		copy = strdup(dir);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(ctx->sysroot);
+	ctx->sysroot = copy;
+	return 0;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/**
+ * blkalign_ctx_set_image_geometry: the topology assumed for image files.
+ * Returns: 0, or -EINVAL when a value is impossible (sector sizes must be
+ * powers of two from 512 to 64 KiB, physical >= logical, I/O sizes
+ * multiples of the logical sector, the offset inside a physical sector).
+ */
+int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
+				    const struct blkalign_image_geometry *g)
+{
+	uint32_t lss, pss;
+
+	if (!ctx || !g)
+		return -EINVAL;
+	lss = g->logical_sector_size ? g->logical_sector_size : 512;
+	pss = g->physical_sector_size ? g->physical_sector_size : lss;
+	if (!is_pow2(lss) || lss < 512 || lss > 65536)
+		return -EINVAL;
+	if (!is_pow2(pss) || pss < lss || pss > 65536)
+		return -EINVAL;
+	if (g->minimum_io_size % lss || g->optimal_io_size % lss)
+		return -EINVAL;
+	if (g->alignment_offset < 0 || (uint32_t)g->alignment_offset >= pss ||
+	    g->alignment_offset % lss)
+		return -EINVAL;
+	ctx->image = *g;
+	return 0;
+}
+
+/**
+ * blkalign_ctx_set_page_size: the page size the soft-block-size rule uses
+ * (default: this machine's).  Returns: 0 or -EINVAL.
+ */
+int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes)
+{
+	if (!ctx || !is_pow2(bytes) || bytes < 512 || bytes > 65536)
+		return -EINVAL;
+	ctx->page_size = bytes;
+	return 0;
+}
+
+void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
+			     void *data)
+{
+	if (!ctx)
+		return;
+	ctx->log_fn = fn;
+	ctx->log_data = data;
+}
+
+void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!ctx || !ctx->log_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctx->log_fn(ctx->log_data, buf);
+}
+
+const char *blkalign_version(void)
+{
+	return BLKALIGN_VERSION;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * device.c - the record of one audited device: its layers, findings and
+ * problems, and the string pool that owns their text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkalignP.h"
+
+static void *grow(void *v, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return v;
+	ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(v, ncap * elem);
+	if (!p)
+		return NULL;
+	memset((char *)p + *cap * elem, 0, (ncap - *cap) * elem);
+	*cap = ncap;
+	return p;
+}
+
+static const char *pool_take(struct ba_pool *p, char *s)
+{
+	char **v;
+
+	if (!s)
+		return NULL;
+	v = grow(p->v, &p->cap, p->n + 1, sizeof(*p->v));
+	if (!v) {
+		free(s);
+		return NULL;
+	}
+	p->v = v;
+	p->v[p->n++] = s;
+	return s;
+}
+
+const char *ba_pool_strdup(struct ba_pool *p, const char *s)
+{
+	return s ? pool_take(p, strdup(s)) : NULL;
+}
+
+const char *ba_pool_printf(struct ba_pool *p, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return rc < 0 ? NULL : pool_take(p, s);
+}
+
+void ba_pool_release(struct ba_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Returns a zeroed layer with parent -1, or NULL when out of memory. */
+struct blkalign_layer *ba_device_add_layer(struct ba_device *d)
+{
+	struct blkalign_layer *v, *l;
+
+	v = grow(d->layers, &d->layers_cap, d->nlayers + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	d->layers = v;
+	l = &d->layers[d->nlayers++];
+	l->parent = -1;
+	return l;
+}
+
+struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
+					       const char *code,
+					       enum blkalign_severity sev,
+					       int layer)
+{
+	struct blkalign_finding *v, *f;
+
+	v = grow(d->findings, &d->findings_cap, d->nfindings + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	d->findings = v;
+	f = &d->findings[d->nfindings++];
+	f->code = code;
+	f->severity = sev;
+	f->layer = layer;
+	return f;
+}
+
+void ba_device_problem(struct ba_device *d, const char *fmt, ...)
+{
+	const char **v;
+	char *s = NULL;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return;
+	v = grow(d->problems, &d->problems_cap, d->nproblems + 1, sizeof(*v));
+	if (!v || !pool_take(&d->pool, s)) {
+		if (!v)
+			free(s);
+		return;
+	}
+	d->problems = v;
+	d->problems[d->nproblems++] = s;
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct blkalign_finding *x = a, *y = b;
+
+	if (x->severity != y->severity)
+		return x->severity > y->severity ? -1 : 1;
+	if (x->layer != y->layer)
+		return x->layer < y->layer ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Sort findings worst first, then by layer, keeping the rules' order
+ * otherwise (insertion sort: stable, and a device has few findings).
+ */
+void ba_device_publish(struct ba_device *d)
+{
+	for (size_t i = 1; i < d->nfindings; i++) {
+		struct blkalign_finding f = d->findings[i];
+		size_t j = i;
+
+		while (j > 0 && finding_cmp(&d->findings[j - 1], &f) > 0) {
+			d->findings[j] = d->findings[j - 1];
+			j--;
+		}
+		d->findings[j] = f;
+	}
+	d->pub.layers = d->layers;
+	d->pub.nlayers = d->nlayers;
+	d->pub.findings = d->findings;
+	d->pub.nfindings = d->nfindings;
+	d->pub.problems = d->problems;
+	d->pub.nproblems = d->nproblems;
+}
+
+void ba_device_release(struct ba_device *d)
+{
+	free(d->layers);
+	free(d->findings);
+	free(d->problems);
+	ba_pool_release(&d->pool);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# functions.sh - helpers for tests/ts/<suite>/<test> scripts (sourced).
+#
+# A test script prints what it checks and exits:
+#   0 passed, 77 skipped (reason on stdout), anything else failed.
+# Environment (set by tests/run.sh):
+#   BLKALIGN   the blkalign binary under test
+#   TS_SHARED  ../shared when it exists, else empty
+#   CI         "true" in CI: root-only tests must not skip there
+
+set -u
+
+TS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${BLKALIGN:=$TS_TOP/build/cli/blkalign}"
+: "${TS_SHARED:=}"
+if [ -z "$TS_SHARED" ] && [ -d "$TS_TOP/../shared/corpus" ]; then
+	TS_SHARED=$(cd "$TS_TOP/../shared" && pwd)
+fi
+TS_NAME=${TS_NAME:-$(basename "$0")}
+TS_FAILED=0
+TS_LOOPS=()
+
+ts_log() { printf '%s\n' "$*"; }
+
+ts_skip() {
+	ts_log "SKIP: $*"
+	exit 77
+}
+
+# A root-only test: skips outside CI, fails loudly in CI.
+ts_require_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		if [ "${CI:-}" = "true" ]; then
+			ts_log "FAIL: CI must run as root for this test"
+			exit 1
+		fi
+		ts_skip "needs root"
+	fi
+}
+
+# A needed program; missing in CI is a failure (.ci/run installs it).
+ts_require_prog() {
+	local p
+	for p in "$@"; do
+		if ! command -v "$p" >/dev/null 2>&1; then
+			if [ "${CI:-}" = "true" ]; then
+				ts_log "FAIL: '$p' is not installed"
+				exit 1
+			fi
+			ts_skip "'$p' is not installed"
+		fi
+	done
+}
+
+ts_require_shared() {
+	[ -n "$TS_SHARED" ] && [ -d "$TS_SHARED/corpus" ] ||
+		ts_skip "no ../shared corpus in this checkout"
+}
+
+ts_fail() {
+	ts_log "FAIL: $*"
+	TS_FAILED=$((TS_FAILED + 1))
+}
+
+ts_ok() {
+	ts_log "ok: $*"
+}
+
+# ts_expect_eq WHAT EXPECTED ACTUAL
+ts_expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ts_ok "$1 = $2"
+	else
+		ts_fail "$1: expected '$2', got '$3'"
+	fi
+}
+
+ts_tmpdir() {
+	TS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/blkalign-ts.XXXXXX")
+	ts_on_exit "rm -rf '$TS_TMP'"
+}
+
+TS_EXIT_CMDS=()
+ts_on_exit() {
+	TS_EXIT_CMDS+=("$1")
+}
+
+ts_cleanup() {
+	local i
+	for ((i = ${#TS_LOOPS[@]} - 1; i >= 0; i--)); do
+		losetup -d "${TS_LOOPS[$i]}" 2>/dev/null
+	done
+	for ((i = ${#TS_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
+		eval "${TS_EXIT_CMDS[$i]}"
+	done
+}
+trap ts_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ts_loop_attach IMAGE [losetup options...]: prints the device; it is
+# detached by name when the test exits, whatever happens.
+ts_loop_attach() {
+	local img=$1 dev
+	shift
+	dev=$(losetup -f --show -P "$@" "$img") || return 1
+	TS_LOOPS+=("$dev")
+	# No udev here: make the partition nodes ourselves.
+	partx -a "$dev" 2>/dev/null || true
+	udevadm settle 2>/dev/null || true
+	printf '%s\n' "$dev"
+}
+
+# jq over the JSON report: ts_jq FILTER FILE
+ts_jq() {
+	jq -r "$1" "$2"
+}
+
+ts_finalize() {
+	if [ "$TS_FAILED" -ne 0 ]; then
+		ts_log "$TS_NAME: $TS_FAILED check(s) failed"
+		exit 1
+	fi
+	exit 0
+}
