@@ -10,8 +10,9 @@
 # hash is valid.  Each image is a sparse file of 1 GiB .. 2 TiB holding only
 # a partition table written by sfdisk from a script (no data):
 #   - scheme: dos or gpt, half each;
-#   - 1..128 table entries, uniformly; dos with more than 4 (and some with
-#     fewer) uses an extended partition holding logical ones;
+#   - gpt: 1..128 table entries, uniformly; dos: 1..60 (libfdisk's maximum,
+#     so sfdisk can neither write nor read more); dos with more than 4 (and
+#     some with fewer) uses an extended partition holding logical ones;
 #   - starts: 60% on 1 MiB, 20% on 4 KiB but not 1 MiB, 20% anywhere
 #     (odd sectors); sizes: 60% whole MiB, 20% whole 4 KiB, 20% any sector
 #     count; a few disks start at sector 34 or 63, a few disk sizes are not
@@ -96,7 +97,8 @@ for (( i = 1; i <= N; i++ )); do
 			below 2047; sectors=$(( sectors + 1 + R ))
 		fi
 	fi
-	below 128; entries=$(( R + 1 ))
+	# libfdisk (sfdisk) creates at most 60 dos partitions: dos 1..60
+	below $([ "$scheme" = gpt ] && echo 128 || echo 60); entries=$(( R + 1 ))
 
 	# Usable sectors [first, last].
 	below 10
@@ -119,6 +121,8 @@ for (( i = 1; i <= N; i++ )); do
 		if [ "$entries" -gt 4 ] || { [ "$entries" -ge 2 ] && [ "$R" -eq 0 ]; }; then
 			below 4; nprim=$R
 			[ "$nprim" -le $(( entries - 2 )) ] || nprim=$(( entries - 2 ))
+			# logicals are numbered from 5: keep the last one <= 60
+			[ "$nprim" -ge $(( entries - 57 )) ] || nprim=$(( entries - 57 ))
 			ext=1
 		fi
 	fi

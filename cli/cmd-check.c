@@ -19,6 +19,7 @@ enum {
 	OPT_AO,
 	OPT_PAGE,
 	OPT_COLOR,
+	OPT_LIST_CODES,
 };
 
 static void usage(FILE *out)
@@ -39,6 +40,7 @@ static void usage(FILE *out)
 	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
 	      "     --page-size <n>             page size for the soft block size rule\n"
 	      "     --color[=<when>]            colorize: auto, always or never\n"
+	      "     --list-codes                list every finding code and exit\n"
 	      " -h, --help                      display this help\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status (a bitmask):\n"
@@ -63,6 +65,14 @@ static int size_opt(const char *name, const char *arg, uint32_t *out)
 	return 0;
 }
 
+static void list_codes(void)
+{
+	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
+	     c++)
+		printf("%-28s %-8s %s\n", c->code,
+		       blkalign_severity_name(c->severity), c->summary);
+}
+
 static void log_to_stderr(void *data, const char *msg)
 {
 	(void)data;
@@ -81,6 +91,7 @@ int cmd_check(int argc, char **argv)
 		{ "alignment-offset", required_argument, NULL, OPT_AO },
 		{ "page-size", required_argument, NULL, OPT_PAGE },
 		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "list-codes", no_argument, NULL, OPT_LIST_CODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -143,6 +154,9 @@ int cmd_check(int argc, char **argv)
 				return BLKALIGN_STATUS_USAGE;
 			}
 			break;
+		case OPT_LIST_CODES:
+			list_codes();
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;

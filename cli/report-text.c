@@ -111,29 +111,95 @@ static void verdict(const struct blkalign_device *d, size_t i, char *buf,
 								 "ok");
 }
 
+/* What a stack layer is, in a few words: "md 1.2 raid5, chunk 128K". */
+static void detail(const struct blkalign_layer *l, char *buf, size_t len)
+{
+	char a[16], b[16];
+
+	if (l->raid_disks) {
+		human_size(l->raid_chunk, a, sizeof(a));
+		human_size(l->raid_stripe_width, b, sizeof(b));
+		snprintf(buf, len, "md %s raid%d, %u disks, chunk %s, stripe %s",
+			 l->version ? l->version : "?", l->raid_level,
+			 l->raid_disks, l->raid_chunk ? a : "-",
+			 l->raid_stripe_width ? b : "-");
+		return;
+	}
+	switch (l->kind) {
+	case BLKALIGN_LAYER_LVM:
+		human_size(l->data_offset, a, sizeof(a));
+		human_size(l->extent_size, b, sizeof(b));
+		snprintf(buf, len, "LVM2 PV, pe_start %s, extent %s", a,
+			 l->extent_size ? b : "-");
+		break;
+	case BLKALIGN_LAYER_LUKS:
+		human_size(l->data_offset, a, sizeof(a));
+		snprintf(buf, len, "LUKS%s, payload at %s, sector %u",
+			 l->version ? l->version : "", a, l->unit ? l->unit : 512);
+		break;
+	case BLKALIGN_LAYER_ZFS:
+		snprintf(buf, len, "zfs, ashift %u", l->zfs_ashift);
+		break;
+	case BLKALIGN_LAYER_FILESYSTEM:
+		human_size(l->fs_stride, a, sizeof(a));
+		human_size(l->fs_stripe_width, b, sizeof(b));
+		snprintf(buf, len, "%s, block %u%s%s%s%s", l->type ? l->type : "?",
+			 l->unit, l->fs_stride ? ", stride " : "",
+			 l->fs_stride ? a : "", l->fs_stripe_width ? "/" : "",
+			 l->fs_stripe_width ? b : "");
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static void print_layer(const struct blkalign_device *d, size_t i,
+			const char *prefix, bool last, FILE *out)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
+	uint64_t sectors = l->size / lss;
+	char size[16], v[256], name[64], sbs[16], more[96], sub[32];
+	size_t n = 0, k;
+
+	human_size(l->size, size, sizeof(size));
+	verdict(d, i, v, sizeof(v));
+	snprintf(name, sizeof(name), "%s%s%s", prefix,
+		 i == 0 ? "" : last ? "`-" : "|-", l->name);
+	if (l->kind <= BLKALIGN_LAYER_BSD)
+		snprintf(sbs, sizeof(sbs), "%u", l->soft_block_size);
+	else
+		snprintf(sbs, sizeof(sbs), "-");
+	fprintf(out,
+		"  %-22s %-10s %12" PRIu64 " %12" PRIu64 " %7s %7s %6" PRId64
+		"  %s\n",
+		name, blkalign_layer_kind_name(l->kind), l->start / lss,
+		sectors ? l->start / lss + sectors - 1 : l->start / lss, size,
+		sbs, l->alignment_offset, v);
+	detail(l, more, sizeof(more));
+	if (more[0])
+		fprintf(out, "  %-22s %s\n", "", more);
+
+	/* Children, in order; the prefix grows like lsblk's tree. */
+	for (k = 0; k < d->nlayers; k++)
+		if (d->layers[k].parent == (int)i)
+			n++;
+	snprintf(sub, sizeof(sub), "%s%s", prefix,
+		 i == 0 ? "" : last ? "  " : "| ");
+	for (k = 0; k < d->nlayers && n; k++) {
+		if (d->layers[k].parent != (int)i)
+			continue;
+		n--;
+		print_layer(d, k, sub, n == 0, out);
+	}
+}
+
 static void print_layers(const struct blkalign_device *d, FILE *out)
 {
-	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
-	char size[16], v[256];
-
-	fprintf(out, "  %-14s %12s %12s %12s %7s %7s %6s  %s\n", "NAME",
-		"START", "END", "SECTORS", "SIZE", "SOFT-BS", "ALIGN",
-		"VERDICT");
-	for (size_t i = 0; i < d->nlayers; i++) {
-		const struct blkalign_layer *l = &d->layers[i];
-		uint64_t sectors = l->size / lss;
-
-		human_size(l->size, size, sizeof(size));
-		verdict(d, i, v, sizeof(v));
-		fprintf(out,
-			"  %-14s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-			" %7s %7u %6" PRId64 "  %s\n",
-			l->kind == BLKALIGN_LAYER_DISK ? l->name : l->name,
-			l->start / lss,
-			sectors ? l->start / lss + sectors - 1 : l->start / lss,
-			sectors, size, l->soft_block_size, l->alignment_offset,
-			v);
-	}
+	fprintf(out, "  %-22s %-10s %12s %12s %7s %7s %6s  %s\n", "NAME",
+		"KIND", "START", "END", "SIZE", "SOFT-BS", "ALIGN", "VERDICT");
+	if (d->nlayers)
+		print_layer(d, 0, "", true, out);
 }
 
 static void print_findings(const struct blkalign_device *d, FILE *out,

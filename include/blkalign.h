@@ -66,6 +66,12 @@ struct blkalign_topology {
 enum blkalign_layer_kind {
 	BLKALIGN_LAYER_DISK = 0,
 	BLKALIGN_LAYER_PARTITION,
+	BLKALIGN_LAYER_BSD,		/* BSD partition nested in a dos slice */
+	BLKALIGN_LAYER_MD,		/* md RAID member's data area */
+	BLKALIGN_LAYER_LVM,		/* LVM2 physical volume's data area */
+	BLKALIGN_LAYER_LUKS,		/* LUKS payload */
+	BLKALIGN_LAYER_FILESYSTEM,	/* filesystem or swap */
+	BLKALIGN_LAYER_ZFS,		/* ZFS vdev data area */
 };
 
 /* One layer of the storage stack, with absolute byte offsets. */
@@ -82,6 +88,21 @@ struct blkalign_layer {
 	bool extended;			/* dos extended container */
 	bool logical;			/* dos logical partition */
 	int64_t alignment_offset;	/* as sysfs would show it, -1 */
+
+	/* Stack layers (md, lvm, luks, filesystem, zfs); 0 when unknown. */
+	const char *version;		/* metadata version: "1.2", "2"... */
+	uint32_t unit;			/* fs block, LUKS sector, 2^ashift */
+	uint32_t sector_size;		/* fs sector size (XFS) */
+	int32_t raid_level;		/* md level, -1 linear */
+	uint32_t raid_disks;
+	uint32_t raid_data_disks;
+	uint64_t raid_chunk;		/* bytes */
+	uint64_t raid_stripe_width;	/* bytes: chunk x data disks */
+	uint64_t data_offset;		/* bytes from the parent's start */
+	uint64_t extent_size;		/* LVM extent, bytes */
+	uint64_t fs_stride;		/* ext4 stride / XFS sunit, bytes */
+	uint64_t fs_stripe_width;	/* ext4 stripe_width / XFS swidth */
+	uint32_t zfs_ashift;
 };
 
 enum blkalign_severity {
@@ -111,6 +132,13 @@ struct blkalign_finding {
 	uint32_t soft_block_size;
 	uint64_t request_cap;		/* bytes, buffered writes now */
 	uint64_t request_cap_aligned;	/* bytes, with a 4 KiB soft block */
+};
+
+/* A finding code: stable name, usual severity, one-line summary. */
+struct blkalign_code {
+	const char *code;
+	enum blkalign_severity severity;	/* may be lowered per finding */
+	const char *summary;
 };
 
 /* One audited device or image. */
@@ -177,6 +205,8 @@ int64_t blkalign_alignment_offset(uint64_t start_bytes,
 				  uint32_t minimum_io_size,
 				  int64_t disk_alignment_offset);
 const char *blkalign_severity_name(enum blkalign_severity s);
+const char *blkalign_layer_kind_name(enum blkalign_layer_kind k);
+const struct blkalign_code *blkalign_finding_codes(void);
 const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
 

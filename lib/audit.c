@@ -129,6 +129,11 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	ba_io_init_fd(&io, fd, d->pub.size);
 	gpt_findings(d, &io);
 	d->pub.bytes_read = proc_rchar() - rchar0;
+	if (d->pub.is_block_device) {
+		rc = ba_sysfs_stack(d, diskdir);
+		if (rc)
+			return rc;
+	}
 	ba_rules_run(d);
 	return 0;
 }
@@ -232,6 +237,9 @@ static int audit_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 	disk->size = d->pub.size;
 	rc = ba_ptable_sysfs(ctx, d, diskdir);
 	if (rc == -ENOMEM)
+		return rc;
+	rc = ba_sysfs_stack(d, diskdir);
+	if (rc)
 		return rc;
 	ba_rules_run(d);
 	return 0;

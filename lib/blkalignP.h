@@ -58,9 +58,11 @@ struct ba_device {
 	const char **problems;
 	size_t nproblems, problems_cap;
 	struct ba_pool pool;
+	bool md_array;			/* the device is an md array */
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
+bool ba_code_is_known(const char *code);
 struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
 					       const char *code,
 					       enum blkalign_severity sev,
@@ -144,6 +146,15 @@ uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* Rules: findings from the layers and the topology. */
 void ba_rules_run(struct ba_device *d);
+void ba_rules_stack_run(struct ba_device *d);
+
+/* md arrays and members from sysfs (md-sysfs.c). */
+int ba_md_holders(struct ba_device *d, int idx, const char *dir);
+bool ba_md_array(struct ba_device *d, const char *dir);
+int ba_sysfs_stack(struct ba_device *d, const char *diskdir);
+
+/* Stack: the contents of partitions as layers (stack.c). */
+int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io);
 
 /* Entry point for one opened device or image. */
 int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,

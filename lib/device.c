@@ -89,6 +89,9 @@ struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
 {
 	struct blkalign_finding *v, *f;
 
+	/* An unknown code is a bug: refuse it so that tests notice. */
+	if (!ba_code_is_known(code))
+		return NULL;
 	v = grow(d->findings, &d->findings_cap, d->nfindings + 1, sizeof(*v));
 	if (!v)
 		return NULL;

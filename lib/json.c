@@ -54,9 +54,30 @@ static struct json_object *topology_json(const struct blkalign_topology *t)
 	return o;
 }
 
-static const char *kind_name(enum blkalign_layer_kind k)
+/* The geometry of stack layers; keys with no value are left out. */
+static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 {
-	return k == BLKALIGN_LAYER_PARTITION ? "partition" : "disk";
+	put_str(o, "version", l->version);
+	put_int(o, "data_offset", (int64_t)l->data_offset);
+	if (l->unit)
+		put_int(o, "unit", l->unit);
+	if (l->sector_size)
+		put_int(o, "sector_size", l->sector_size);
+	if (l->raid_disks) {
+		put_int(o, "raid_level", l->raid_level);
+		put_int(o, "raid_disks", l->raid_disks);
+		put_int(o, "raid_data_disks", l->raid_data_disks);
+		put_int(o, "raid_chunk", (int64_t)l->raid_chunk);
+		put_int(o, "raid_stripe_width", (int64_t)l->raid_stripe_width);
+	}
+	if (l->kind == BLKALIGN_LAYER_LVM)
+		put_int(o, "extent_size", (int64_t)l->extent_size);
+	if (l->kind == BLKALIGN_LAYER_FILESYSTEM) {
+		put_int(o, "fs_stride", (int64_t)l->fs_stride);
+		put_int(o, "fs_stripe_width", (int64_t)l->fs_stripe_width);
+	}
+	if (l->kind == BLKALIGN_LAYER_ZFS)
+		put_int(o, "ashift", l->zfs_ashift);
 }
 
 static struct json_object *layer_json(const struct blkalign_device *d,
@@ -65,8 +86,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	struct json_object *o = json_object_new_object();
 
 	put_str(o, "name", l->name);
-	put_str(o, "kind", kind_name(l->kind));
-	if (l->kind == BLKALIGN_LAYER_PARTITION)
+	put_str(o, "kind", blkalign_layer_kind_name(l->kind));
+	if (l->kind == BLKALIGN_LAYER_PARTITION || l->kind == BLKALIGN_LAYER_BSD)
 		put_int(o, "number", l->number);
 	put_str(o, "scheme", l->kind == BLKALIGN_LAYER_DISK ? d->scheme :
 							      l->scheme);
@@ -78,6 +99,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	put_str(o, "parent", l->parent >= 0 ? d->layers[l->parent].name : NULL);
 	json_object_object_add(o, "extended", json_object_new_boolean(l->extended));
 	json_object_object_add(o, "logical", json_object_new_boolean(l->logical));
+	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
+		stack_fields(o, l);
 	return o;
 }
 

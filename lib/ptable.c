@@ -28,7 +28,7 @@ static const char *part_name(struct ba_device *d, int partno)
 static int find_layer_by_number(const struct ba_device *d, int partno)
 {
 	for (size_t i = 0; i < d->nlayers; i++)
-		if (d->layers[i].kind == BLKALIGN_LAYER_PARTITION &&
+		if (d->layers[i].kind != BLKALIGN_LAYER_DISK &&
 		    d->layers[i].number == partno)
 			return (int)i;
 	return -1;
@@ -51,7 +51,8 @@ static int add_partition(struct ba_device *d, blkid_partition par)
 	l = ba_device_add_layer(d);
 	if (!l)
 		return -ENOMEM;
-	l->kind = BLKALIGN_LAYER_PARTITION;
+	/* A BSD label nested in a dos slice: its partitions are "bsd". */
+	l->kind = parent ? BLKALIGN_LAYER_BSD : BLKALIGN_LAYER_PARTITION;
 	l->number = partno;
 	l->name = part_name(d, partno);
 	/* libblkid reports partitions in 512-byte sectors, whatever the LBA. */

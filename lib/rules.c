@@ -82,6 +82,11 @@ static const char *human(struct ba_device *d, uint64_t bytes)
 	return ba_pool_printf(&d->pool, "%" PRIu64 " bytes", bytes);
 }
 
+static bool is_partition(const struct blkalign_layer *l)
+{
+	return l->kind == BLKALIGN_LAYER_PARTITION || l->kind == BLKALIGN_LAYER_BSD;
+}
+
 static int64_t ao_of(const struct ba_device *d)
 {
 	int64_t ao = d->pub.topology.alignment_offset.value;
@@ -142,8 +147,9 @@ static void check_start(struct ba_device *d, int i)
 	if (min_io > pss) {
 		r = off_grid(l->start, ao, min_io);
 		if (r) {
-			f = ba_device_add_finding(d, "start-io-min",
-						  BLKALIGN_WARNING, i);
+			f = ba_device_add_finding(
+				d, d->md_array ? "raid-chunk" : "start-io-min",
+				BLKALIGN_WARNING, i);
 			if (!f)
 				return;
 			f->value = l->start;
@@ -167,8 +173,9 @@ static void check_start(struct ba_device *d, int i)
 	if (opt > 0 && opt != min_io) {
 		r = off_grid(l->start, ao, opt);
 		if (r) {
-			f = ba_device_add_finding(d, "start-io-opt",
-						  BLKALIGN_WARNING, i);
+			f = ba_device_add_finding(
+				d, d->md_array ? "raid-stripe" : "start-io-opt",
+				BLKALIGN_WARNING, i);
 			if (!f)
 				return;
 			f->value = l->start;
@@ -190,7 +197,7 @@ static void check_start(struct ba_device *d, int i)
 		}
 	}
 	r = off_grid(l->start, ao, MIB);
-	if (r && l->kind == BLKALIGN_LAYER_PARTITION) {
+	if (r && is_partition(l)) {
 		f = ba_device_add_finding(d, "start-mib", BLKALIGN_INFO, i);
 		if (!f)
 			return;
@@ -442,18 +449,42 @@ void ba_rules_run(struct ba_device *d)
 				(uint32_t)d->pub.topology.physical_sector_size.value,
 				(uint32_t)d->pub.topology.minimum_io_size.value,
 				d->pub.topology.alignment_offset.value);
-		if (l->kind == BLKALIGN_LAYER_PARTITION) {
+		if (is_partition(l)) {
 			check_past_end(d, (int)i);
 			check_inside_parent(d, (int)i);
 		}
-		if (l->extended)
+		if (l->extended || l->kind >= BLKALIGN_LAYER_MD)
 			continue;
 		check_start(d, (int)i);
-		if (l->kind == BLKALIGN_LAYER_PARTITION)
+		if (is_partition(l))
 			check_end(d, (int)i);
 		check_soft_block(d, (int)i);
 	}
 	check_overlaps(d);
+	ba_rules_stack_run(d);
+}
+
+const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)
+{
+	switch (k) {
+	case BLKALIGN_LAYER_DISK:
+		return "disk";
+	case BLKALIGN_LAYER_PARTITION:
+		return "partition";
+	case BLKALIGN_LAYER_BSD:
+		return "bsd";
+	case BLKALIGN_LAYER_MD:
+		return "md";
+	case BLKALIGN_LAYER_LVM:
+		return "lvm";
+	case BLKALIGN_LAYER_LUKS:
+		return "luks";
+	case BLKALIGN_LAYER_FILESYSTEM:
+		return "filesystem";
+	case BLKALIGN_LAYER_ZFS:
+		return "zfs";
+	}
+	return "unknown";
 }
 
 const char *blkalign_severity_name(enum blkalign_severity s)

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * md-sysfs.c - md RAID as the kernel describes it in sysfs
+ * (Documentation/admin-guide/md.rst): an array's md/level, raid_disks,
+ * chunk_size and layout, each member's md/dev-<name>/offset (where its
+ * data starts, in sectors), and the holders/ and slaves/ links between
+ * arrays and members.  Used on live machines and on saved trees
+ * (--sysroot), where no superblock can be read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkalignP.h"
+
+struct md_geom {
+	int32_t level;
+	uint32_t raid_disks, data_disks, layout;
+	uint64_t chunk;
+	char version[16];
+};
+
+static int md_level(const char *s, int32_t *level)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "linear")) {
+		*level = -1;
+		return 0;
+	}
+	if (strncmp(s, "raid", 4))
+		return -EINVAL;
+	v = strtol(s + 4, &end, 10);
+	if (end == s + 4 || *end || v < 0 || v > 10)
+		return -EINVAL;
+	*level = (int32_t)v;
+	return 0;
+}
+
+/* Data disks per stripe: what io_opt = chunk x data disks counts. */
+static uint32_t data_disks(int32_t level, uint32_t disks, uint32_t layout)
+{
+	uint32_t copies;
+
+	switch (level) {
+	case 0:
+	case -1:
+		return disks;
+	case 1:
+		return 1;
+	case 4:
+	case 5:
+		return disks > 1 ? disks - 1 : 0;
+	case 6:
+		return disks > 2 ? disks - 2 : 0;
+	case 10:
+		/* near copies in bits 0-7, far copies in bits 8-15 */
+		copies = (layout & 0xff) * ((layout >> 8) & 0xff);
+		return copies ? disks / copies : 0;
+	}
+	return 0;
+}
+
+static int read_geom(const char *arraydir, struct md_geom *g)
+{
+	char buf[64];
+	int64_t v;
+
+	memset(g, 0, sizeof(*g));
+	if (ba_sysfs_read_str(arraydir, "md/level", buf, sizeof(buf)) ||
+	    md_level(buf, &g->level))
+		return -EINVAL;
+	if (ba_sysfs_read_s64(arraydir, "md/raid_disks", &v) || v <= 0 ||
+	    v > 4096)
+		return -EINVAL;
+	g->raid_disks = (uint32_t)v;
+	if (ba_sysfs_read_s64(arraydir, "md/chunk_size", &v) == 0 && v > 0)
+		g->chunk = (uint64_t)v;
+	if (ba_sysfs_read_s64(arraydir, "md/layout", &v) == 0 && v >= 0)
+		g->layout = (uint32_t)v;
+	if (ba_sysfs_read_str(arraydir, "md/metadata_version", g->version,
+			      sizeof(g->version)))
+		g->version[0] = '\0';
+	g->data_disks = data_disks(g->level, g->raid_disks, g->layout);
+	return 0;
+}
+
+static void set_raid(struct ba_device *d, struct blkalign_layer *l,
+		     const struct md_geom *g)
+{
+	l->raid_level = g->level;
+	l->raid_disks = g->raid_disks;
+	l->raid_data_disks = g->data_disks;
+	l->raid_chunk = g->chunk;
+	l->raid_stripe_width = g->chunk * g->data_disks;
+	l->version = g->version[0] ? ba_pool_strdup(&d->pool, g->version) : NULL;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * The array @arraydir holds member @member: where the member's data
+ * starts, in bytes from the member's own start.
+ */
+static int member_offset(const char *arraydir, const char *member,
+			 uint64_t *out)
+{
+	char attr[NAME_MAX + 32];
+	int64_t v;
+
+	snprintf(attr, sizeof(attr), "md/dev-%s/offset", member);
+	if (ba_sysfs_read_s64(arraydir, attr, &v) || v < 0)
+		return -EINVAL;
+	*out = (uint64_t)v * 512;
+	return 0;
+}
+
+/**
+ * ba_md_holders: for layer @idx of @d (a partition or the disk) whose
+ * sysfs directory is @dir, add a child layer for every md array that
+ * holds it, starting where the member's data starts.
+ * Returns: 0 or -ENOMEM.
+ */
+int ba_md_holders(struct ba_device *d, int idx, const char *dir)
+{
+	struct dirent **names = NULL;
+	char *holders = NULL;
+	int n, rc = 0;
+
+	/* A superblock read from the device already said it. */
+	for (size_t k = 0; k < d->nlayers; k++)
+		if (d->layers[k].parent == idx &&
+		    d->layers[k].kind == BLKALIGN_LAYER_MD)
+			return 0;
+	if (asprintf(&holders, "%s/holders", dir) < 0)
+		return -ENOMEM;
+	n = scandir(holders, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char *link = NULL, *arraydir = NULL;
+		struct blkalign_layer *l;
+		struct md_geom g;
+		uint64_t off;
+
+		if (name[0] == '.')
+			continue;
+		if (asprintf(&link, "%s/%s", holders, name) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		arraydir = realpath(link, NULL);
+		free(link);
+		if (!arraydir)
+			continue;
+		if (read_geom(arraydir, &g) ||
+		    member_offset(arraydir, base(dir), &off) ||
+		    off > d->layers[idx].size) {
+			free(arraydir);
+			continue;
+		}
+		free(arraydir);
+		l = ba_device_add_layer(d);
+		if (!l) {
+			rc = -ENOMEM;
+			break;
+		}
+		l->kind = BLKALIGN_LAYER_MD;
+		l->parent = idx;
+		l->name = ba_pool_printf(&d->pool, "%s:%s",
+					 d->layers[idx].name, name);
+		l->type = "linux_raid_member";
+		l->data_offset = off;
+		l->start = d->layers[idx].start + off;
+		l->size = d->layers[idx].size - off;
+		set_raid(d, l, &g);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(holders);
+	return rc;
+}
+
+/**
+ * ba_md_array: when @dir is an md array, mark @d as one and record its
+ * geometry on layer 0.  Returns: true for an md array.
+ */
+bool ba_md_array(struct ba_device *d, const char *dir)
+{
+	struct md_geom g;
+
+	if (read_geom(dir, &g))
+		return false;
+	d->md_array = true;
+	set_raid(d, &d->layers[0], &g);
+	return true;
+}
+
+/**
+ * ba_sysfs_stack: what sysfs says about the layers of @d: whether the
+ * disk is an md array, and which md arrays hold the disk or its
+ * partitions (subdirectories of @diskdir named like the layers).
+ * Returns: 0 or -ENOMEM.
+ */
+int ba_sysfs_stack(struct ba_device *d, const char *diskdir)
+{
+	size_t n = d->nlayers;
+	int rc;
+
+	if (!diskdir || !n)
+		return 0;
+	ba_md_array(d, diskdir);
+	rc = ba_md_holders(d, 0, diskdir);
+	for (size_t i = 1; i < n && !rc; i++) {
+		char *dir = NULL;
+
+		if (d->layers[i].kind != BLKALIGN_LAYER_PARTITION)
+			continue;
+		if (asprintf(&dir, "%s/%s", diskdir, d->layers[i].name) < 0)
+			return -ENOMEM;
+		rc = ba_md_holders(d, (int)i, dir);
+		free(dir);
+	}
+	return rc;
+}

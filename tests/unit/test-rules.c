@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-rules.c - the alignment rules on devices built in memory: one row
+ * per rule and edge, with the findings written out by hand from the rules
+ * in docs (off(x, g) = (x - ao) mod g; see the comment on each row).
+ *
+ * Rows with known_bug document a lib bug and are skipped; set
+ * BLKALIGN_TEST_KNOWN_BUGS=1 to run them.
+ *
+ * Defaults of a row: logical 512, physical = logical, min I/O = physical,
+ * optimal 0, alignment offset 0, page 4096, max_segments 128,
+ * max_sectors_kb 1280 (request cap 1280 KiB = 1310720 bytes).
+ *
+ * The start rules suggest the next start on the "grain", the lcm of 1 MiB
+ * and the device's physical sector, minimum and optimal I/O size,
+ * honouring the alignment offset; size-physical suggests the size that
+ * ends on the previous physical sector boundary; soft-block-size suggests
+ * the size rounded down to max(page, physical sector).
+ */
+#include <stdbool.h>
+#include <string.h>
+
+/* table.h (system and cmocka headers) before banned.h via blkalignP.h */
+#include "table.h"
+
+#include "blkalignP.h"
+
+#define S(n) ((uint64_t)(n) * 512)	/* 512-byte sectors to bytes */
+#define GIB (1024 * MIB)
+#define E BLKALIGN_ERROR
+#define W BLKALIGN_WARNING
+#define I BLKALIGN_INFO
+
+struct topo_spec {
+	uint32_t lss, pss, min, opt;	/* 0: default */
+	int64_t ao;
+	uint32_t page, segs, kb;	/* 0: default */
+};
+
+struct part_spec {
+	int number;			/* 0 ends the list */
+	uint64_t start, size;
+	int parent;			/* layer index; 0 = the disk */
+	bool extended, logical;
+	uint32_t want_sbs;		/* 0: not checked */
+	int64_t want_ao;		/* checked with want_sbs */
+};
+
+struct want {
+	const char *code;		/* NULL ends the list */
+	int layer;
+	enum blkalign_severity sev;
+	uint64_t value, gran, rem, sugg;
+	uint32_t sbs;
+	uint64_t cap, cap_aligned;
+};
+
+struct rules_row {
+	const char *name;
+	struct topo_spec t;
+	uint64_t disk_size;
+	struct part_spec p[6];
+	struct want f[8];
+	bool opt_ignored;		/* ba_topology_finish drops optimal I/O */
+	uint32_t want_disk_sbs;		/* 0: not checked */
+	const char *known_bug;		/* skip, with this reason */
+};
+
+#define T512 { .lss = 512 }
+#define T4K { .lss = 512, .pss = 4096 }
+#define T4KAO { .lss = 512, .pss = 4096, .ao = 3584 }
+
+/* The disk layer of a 512e disk with ao 3584 starts 512 bytes off the
+ * grid {3584 + k * 4096}: off(0) = (0 - 3584) mod 4096 = 512; next grain
+ * point 3584 (the 1 MiB grid is {3584 + k * 1 MiB}). */
+#define DISK_AO3584 { "start-physical", 0, E, 0, 4096, 512, 3584 }
+
+static const struct rules_row rules_rows[] = {
+	{
+		.name = "aligned-1mib-512e",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { NULL } },
+		.want_disk_sbs = 4096,
+	},
+	{
+		/* 63*512 = 32256 = 7*4096 + 3584; end 32256 + 1 MiB =
+		 * 1080832 = 263*4096 + 3584: shrink by 3584. */
+		.name = "start-physical-63-512e",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 512 } },
+		.f = {
+			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
+			{ "size-physical", 1, W, 1080832, 4096, 3584,
+			  MIB - 3584 },
+		},
+	},
+	{
+		/* ao 3584: (32256 - 3584) mod 4096 = 0, so 63 is on the
+		 * physical grid; (32256 - 3584) mod 1 MiB = 28672: start-mib,
+		 * next 1 MiB grid point 1 MiB + 3584 = 1052160. */
+		.name = "ao3584-63-physically-aligned",
+		.t = T4KAO, .disk_size = GIB,
+		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = {
+			DISK_AO3584,
+			{ "start-mib", 1, I, 32256, MIB, 28672, 1052160 },
+		},
+	},
+	{
+		/* ao 3584: (1 MiB - 3584) mod 4096 = 512; the end 2 MiB is
+		 * 512 off too: shrink by 512. */
+		.name = "ao3584-2048-start-physical",
+		.t = T4KAO, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
+			 .want_ao = 3584 } },
+		.f = {
+			DISK_AO3584,
+			{ "start-physical", 1, E, MIB, 4096, 512, 1052160 },
+			{ "size-physical", 1, W, 2 * MIB, 4096, 512, MIB - 512 },
+		},
+	},
+	{
+		/* 512n: 63 is on the 512 grid; 32256 mod 1 MiB = 32256. */
+		.name = "start-mib-info-only-512n",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { "start-mib", 1, I, 32256, MIB, 32256, MIB } },
+	},
+	{
+		/* 4Kn, start LBA 6 = 24576 bytes: on the 4096 grid, not on
+		 * 1 MiB. */
+		.name = "start-mib-4kn-lba6",
+		.t = { .lss = 4096 }, .disk_size = GIB,
+		.p = { { 1, 6 * 4096, 256 * 4096, 0, .want_sbs = 4096,
+			 .want_ao = 0 } },
+		.f = { { "start-mib", 1, I, 24576, MIB, 24576, MIB } },
+	},
+	{
+		/* 1 MiB + 4 KiB = 1052672: on 4096, 4096 off the 64 KiB
+		 * chunk; grain lcm(1 MiB, 64 KiB) = 1 MiB -> 2 MiB.
+		 * Kernel: 2056 mod 128 = 8 -> (65536 - 4096). */
+		.name = "start-io-min-64k",
+		.t = { .lss = 512, .pss = 4096, .min = 65536 },
+		.disk_size = GIB,
+		.p = { { 1, S(2056), S(2048), 0, .want_sbs = 4096,
+			 .want_ao = 61440 } },
+		.f = { { "start-io-min", 1, W, 1052672, 65536, 4096, 2 * MIB } },
+	},
+	{
+		/* 1 MiB + 64 KiB = 1114112: on the chunk, 1114112 mod 256 KiB
+		 * = 65536 off the stripe; grain lcm(1 MiB, 256 KiB) = 1 MiB. */
+		.name = "start-io-opt-256k",
+		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 262144 },
+		.disk_size = GIB,
+		.p = { { 1, S(2176), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { "start-io-opt", 1, W, 1114112, 262144, 65536,
+			 2 * MIB } },
+	},
+	{
+		/* 3 x 64 KiB stripe: 1 MiB mod 196608 = 65536 (1 MiB =
+		 * 5*196608 + 65536); grain lcm(1 MiB, 196608) = 3 MiB. */
+		.name = "start-io-opt-196608-at-1mib",
+		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 196608 },
+		.disk_size = GIB,
+		.p = { { 1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { "start-io-opt", 1, W, MIB, 196608, 65536, 3 * MIB } },
+	},
+	{
+		.name = "start-io-opt-196608-at-3mib",
+		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 196608 },
+		.disk_size = GIB,
+		.p = { { 1, S(6144), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { NULL } },
+	},
+	{
+		/* 6144 is a multiple of a 512-byte physical sector: kept.
+		 * 1 MiB mod 6144 = 4096; lcm(1 MiB, 6144) = 3 MiB. */
+		.name = "start-io-opt-6144-pss512-kept",
+		.t = { .lss = 512, .opt = 6144 }, .disk_size = GIB,
+		.p = { { 1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { "start-io-opt", 1, W, MIB, 6144, 4096, 3 * MIB } },
+	},
+	{
+		/* end S(4095) = 2096640 = 511*4096 + 3584; size 1048064 is
+		 * 2047 sectors (odd): soft block 512, cap min(1310720,
+		 * 128*512) = 65536, aligned min(1310720, 128*4096) = 524288;
+		 * both suggest 1048064 - 3584 = 1044480. */
+		.name = "size-physical-2047-sectors",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2047), 0, .want_sbs = 512, .want_ao = 0 } },
+		.f = {
+			{ "size-physical", 1, W, 2096640, 4096, 3584, 1044480 },
+			{ "soft-block-size", 1, W, 1048064, 4096, 3584, 1044480,
+			  512, 65536, 524288 },
+		},
+	},
+	{
+		/* 27646898 = 2 mod 4: soft block 1024, cap 128*1024 =
+		 * 131072; remainder 2*512 = 1024. */
+		.name = "soft-block-1024-512n",
+		.t = T512, .disk_size = S(41943040),
+		.p = { { 1, S(2048), S(27646898), 0, .want_sbs = 1024,
+			 .want_ao = 0 } },
+		.f = { { "soft-block-size", 1, W, S(27646898), 4096, 1024,
+			 S(27646898) - 1024, 1024, 131072, 524288 } },
+	},
+	{
+		/* seed 002 case 1: 14281785..41929649 on a 20 GiB 512e disk.
+		 * start: 14281785 = 1 mod 8 -> 512 off; next 1 MiB: sector
+		 * 6974*2048 = 14282752. end 41929650 = 2 mod 8 -> 1024 off.
+		 * size 27647865 odd -> 512; 512 past a 4096 multiple. */
+		.name = "seed002-14281785-41929649",
+		.t = T4K, .disk_size = S(41943040),
+		.p = { { 2, S(14281785), S(27647865), 0, .want_sbs = 512,
+			 .want_ao = 3584 } },
+		.f = {
+			{ "start-physical", 1, E, S(14281785), 4096, 512,
+			  S(14282752) },
+			{ "size-physical", 1, W, S(41929650), 4096, 1024,
+			  S(27647865) - 1024 },
+			{ "soft-block-size", 1, W, S(27647865), 4096, 512,
+			  S(27647864), 512, 65536, 524288 },
+		},
+	},
+	{
+		/* seed 002 case 2: 14282752..41929649: start on 1 MiB,
+		 * 27646898 = 2 mod 4 -> 1024, end 1024 off. */
+		.name = "seed002-14282752-41929649",
+		.t = T4K, .disk_size = S(41943040),
+		.p = { { 2, S(14282752), S(27646898), 0, .want_sbs = 1024,
+			 .want_ao = 0 } },
+		.f = {
+			{ "size-physical", 1, W, S(41929650), 4096, 1024,
+			  S(27646898) - 1024 },
+			{ "soft-block-size", 1, W, S(27646898), 4096, 1024,
+			  S(27646896), 1024, 131072, 524288 },
+		},
+	},
+	{
+		/* seed 002 case 3: 14282752..41943039, ends exactly at the
+		 * end of the disk; 27660288 = 0 mod 8. */
+		.name = "seed002-14282752-41943039-ends-at-end",
+		.t = T4K, .disk_size = S(41943040),
+		.p = { { 2, S(14282752), S(27660288), 0, .want_sbs = 4096,
+			 .want_ao = 0 } },
+		.f = { { NULL } },
+	},
+	{
+		/* other queue limits: cap min(512*1024, 168*512) = 86016,
+		 * aligned min(524288, 168*4096 = 688128) = 524288. */
+		.name = "soft-block-cap-168-segments-512kb",
+		.t = { .lss = 512, .segs = 168, .kb = 512 }, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2049), 0, .want_sbs = 512, .want_ao = 0 } },
+		.f = { { "soft-block-size", 1, W, S(2049), 4096, 512, MIB,
+			 512, 86016, 524288 } },
+	},
+	{
+		/* 64 KiB pages: 41929592 = 8 * odd -> 4096; 41929592 mod 128
+		 * = 120 -> 61440 bytes past a 64 KiB multiple; cap
+		 * min(1310720, 128*4096) = 524288, aligned min(1310720,
+		 * 128*65536) = 1310720. */
+		.name = "soft-block-page64k-41929592",
+		.t = { .lss = 512, .pss = 4096, .page = 65536 },
+		.disk_size = S(41943040),
+		.p = { { 1, S(2048), S(41929592), 0, .want_sbs = 4096,
+			 .want_ao = 0 } },
+		.f = { { "soft-block-size", 1, W, S(41929592), 65536, 61440,
+			 S(41929472), 4096, 524288, 1310720 } },
+	},
+	{
+		/* 4Kn on 64 KiB pages: 3 blocks; nothing smaller fits. */
+		.name = "soft-block-4kn-page64k-3-blocks",
+		.t = { .lss = 4096, .page = 65536 }, .disk_size = GIB,
+		.p = { { 1, MIB, 3 * 4096, 0, .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { "soft-block-size", 1, W, 12288, 65536, 12288, 0,
+			 4096, 524288, 1310720 } },
+	},
+	{
+		/* the disk itself: 1 GiB + 512. */
+		.name = "soft-block-disk-layer",
+		.t = T512, .disk_size = GIB + 512,
+		.f = { { "soft-block-size", 0, W, GIB + 512, 4096, 512, GIB,
+			 512, 65536, 524288 } },
+		.want_disk_sbs = 512,
+	},
+	{
+		/* [2048, 6144) and [4096, 8192): 2048 sectors shared,
+		 * reported on the later one. */
+		.name = "overlap",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), S(4096), 0 }, { 2, S(4096), S(4096), 0 } },
+		.f = { { "partition-overlap", 2, E, S(4096), 0, S(2048), 0 } },
+	},
+	{
+		.name = "adjacent-no-overlap",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), S(4096), 0 }, { 2, S(6144), S(4096), 0 } },
+		.f = { { NULL } },
+	},
+	{
+		/* [2048,10240), [4096,6144), [6144,14336): p1/p2 share 2048
+		 * sectors, p1/p3 4096, p2/p3 touch only. */
+		.name = "overlap-three",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), S(8192), 0 }, { 2, S(4096), S(2048), 0 },
+		       { 3, S(6144), S(8192), 0 } },
+		.f = {
+			{ "partition-overlap", 2, E, S(4096), 0, S(2048), 0 },
+			{ "partition-overlap", 3, E, S(6144), 0, S(4096), 0 },
+		},
+	},
+	{
+		/* ends at 1 GiB + 1 MiB on a 1 GiB disk. */
+		.name = "past-end",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), GIB, 0 } },
+		.f = { { "partition-past-end", 1, E, GIB + MIB, GIB, MIB, 0 } },
+	},
+	{
+		.name = "ends-at-end",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), GIB - MIB, 0 } },
+		.f = { { NULL } },
+	},
+	{
+		/* The extended container at 4097 (512 off 4 KiB) of 8193
+		 * sectors (odd, ends 1024 off) would get three findings if
+		 * it were a partition; containers get none. */
+		.name = "extended-no-start-findings",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0 },
+		       { 2, S(4097), S(8193), 0, .extended = true },
+		       { 5, S(6144), S(2048), 2, .logical = true,
+			 .want_sbs = 4096, .want_ao = 0 } },
+		.f = { { NULL } },
+	},
+	{
+		/* logical [6144, 10240) in the container [4096, 8192). */
+		.name = "logical-outside-container",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 2, S(4096), S(4096), 0, .extended = true },
+		       { 5, S(6144), S(4096), 1, .logical = true } },
+		.f = { { "partition-outside-container", 2, E, S(6144) } },
+	},
+	{
+		/* bsd nested in dos p1 [2048, 6144): [4096, 8192) sticks
+		 * out; different parents, so not an overlap. */
+		.name = "nested-outside-parent",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(2048), S(4096), 0 },
+		       { 5, S(4096), S(4096), 1 } },
+		.f = { { "partition-outside-container", 2, E, S(4096) } },
+	},
+	{
+		/* ao -1: findings use 0 for the grid, layers report -1. */
+		.name = "stack-misaligned",
+		.t = { .lss = 512, .pss = 4096, .ao = -1 }, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
+			 .want_ao = -1 } },
+		.f = { { "stack-misaligned", 0, E } },
+	},
+	{
+		/* 1 MiB mod 33553920 != 0: kept, it would warn. */
+		.name = "io-opt-ignored-33553920",
+		.t = { .lss = 512, .opt = 33553920 }, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0 } },
+		.f = { { "io-opt-ignored", 0, I, 33553920 } },
+		.opt_ignored = true,
+	},
+	{
+		/* 6144 mod 4096 = 2048; 1 MiB mod 6144 = 4096 would warn. */
+		.name = "io-opt-ignored-6144-pss4096",
+		.t = { .lss = 512, .pss = 4096, .opt = 6144 }, .disk_size = GIB,
+		.p = { { 1, S(2048), S(2048), 0 } },
+		.f = { { "io-opt-ignored", 0, I, 6144 } },
+		.opt_ignored = true,
+	},
+	{
+		/* A partition inside one physical sector: [2049, 2050) on
+		 * 512e.  Its end 1049600 is 1024 off the grid. */
+		.name = "size-physical-partition-smaller-than-remainder",
+		.t = T4K, .disk_size = GIB,
+		.p = { { 1, S(2049), S(1), 0, .want_sbs = 512, .want_ao = 3584 } },
+		.f = {
+			{ "start-physical", 1, E, S(2049), 4096, 512, 2 * MIB },
+			{ "size-physical", 1, W, S(2050), 4096, 1024, 0 },
+			{ "soft-block-size", 1, W, 512, 4096, 512, 0, 512,
+			  65536, 524288 },
+		},
+		.known_bug = "rules.c check_end() skips size-physical when the "
+			     "partition is smaller than the remainder",
+	},
+};
+
+static struct blkalign_ctx *ctx_with_page(uint32_t page)
+{
+	struct blkalign_ctx *ctx = blkalign_new_ctx();
+
+	assert_non_null(ctx);
+	assert_int_equal(blkalign_ctx_set_page_size(ctx, page ? page : 4096),
+			 0);
+	return ctx;
+}
+
+static void set_value(struct blkalign_value *v, int64_t value)
+{
+	v->value = value;
+	v->source = BLKALIGN_SRC_OPTION;
+}
+
+/* What audit.c does for an image, with the row's topology and layers. */
+static void build_device(struct ba_device *d, const struct rules_row *r)
+{
+	struct blkalign_topology *t = &d->pub.topology;
+	struct blkalign_ctx *ctx = ctx_with_page(r->t.page);
+	struct blkalign_layer *disk;
+	uint32_t lss = r->t.lss ? r->t.lss : 512;
+	uint32_t pss = r->t.pss ? r->t.pss : lss;
+
+	memset(d, 0, sizeof(*d));
+	d->pub.name = "disk.img";
+	d->pub.path = "/tmp/disk.img";
+	d->pub.size = r->disk_size;
+	set_value(&t->logical_sector_size, lss);
+	set_value(&t->physical_sector_size, pss);
+	set_value(&t->minimum_io_size, r->t.min ? r->t.min : pss);
+	set_value(&t->optimal_io_size, r->t.opt);
+	set_value(&t->alignment_offset, r->t.ao);
+	if (r->t.segs)
+		set_value(&t->max_segments, r->t.segs);
+	if (r->t.kb)
+		set_value(&t->max_sectors_kb, r->t.kb);
+	ba_topology_finish(ctx, t);
+	blkalign_unref_ctx(ctx);
+
+	disk = ba_device_add_layer(d);
+	assert_non_null(disk);
+	disk->name = d->pub.name;
+	disk->kind = BLKALIGN_LAYER_DISK;
+	disk->size = d->pub.size;
+	for (const struct part_spec *p = r->p; p->number; p++) {
+		struct blkalign_layer *l = ba_device_add_layer(d);
+
+		assert_non_null(l);
+		l->kind = BLKALIGN_LAYER_PARTITION;
+		l->number = p->number;
+		l->name = ba_pool_printf(&d->pool, "disk.img%d", p->number);
+		l->scheme = "dos";
+		l->start = p->start;
+		l->size = p->size;
+		l->parent = p->parent;
+		l->extended = p->extended;
+		l->logical = p->logical;
+	}
+}
+
+static void check_finding(const struct rules_row *r, const struct want *w,
+			  const struct blkalign_finding *f)
+{
+	char what[96];
+
+#define FIELD(field, want)                                                  \
+	do {                                                                \
+		snprintf(what, sizeof(what), "%s on layer %d: " #field,     \
+			 w->code, w->layer);                                \
+		EXPECT_U64(r, what, f->field, want);                        \
+	} while (0)
+	FIELD(severity, w->sev);
+	FIELD(value, w->value);
+	FIELD(granularity, w->gran);
+	FIELD(remainder, w->rem);
+	FIELD(suggested, w->sugg);
+	FIELD(soft_block_size, w->sbs);
+	FIELD(request_cap, w->cap);
+	FIELD(request_cap_aligned, w->cap_aligned);
+#undef FIELD
+	if (!f->message || !f->explanation || !f->fix)
+		fail_msg("%s: %s has no message, explanation or fix", r->name,
+			 w->code);
+}
+
+static void test_rules(void **state)
+{
+	const struct rules_row *r = *state;
+	const struct blkalign_topology *t;
+	struct ba_device d;
+	bool used[64] = { false };
+	size_t nwant = 0;
+
+	if (r->known_bug && !getenv("BLKALIGN_TEST_KNOWN_BUGS")) {
+		print_message("[  SKIP    ] %s: known bug: %s\n", r->name,
+			      r->known_bug);
+		skip();
+	}
+	build_device(&d, r);
+	ba_rules_run(&d);
+	ba_device_publish(&d);
+	t = &d.pub.topology;
+	assert_true(d.nfindings < ARRAY_SIZE(used));
+
+	/* Every expected finding, matched by code and layer. */
+	for (const struct want *w = r->f; w->code; w++, nwant++) {
+		size_t i;
+
+		for (i = 0; i < d.nfindings; i++)
+			if (!used[i] && d.findings[i].layer == w->layer &&
+			    strcmp(d.findings[i].code, w->code) == 0)
+				break;
+		if (i == d.nfindings)
+			fail_msg("%s: no %s finding on layer %d", r->name,
+				 w->code, w->layer);
+		used[i] = true;
+		check_finding(r, w, &d.findings[i]);
+	}
+	for (size_t i = 0; i < d.nfindings; i++)
+		if (!used[i])
+			fail_msg("%s: unexpected %s finding on layer %d: %s",
+				 r->name, d.findings[i].code,
+				 d.findings[i].layer, d.findings[i].message);
+	EXPECT_U64(r, "number of findings", d.nfindings, nwant);
+
+	/* Published: worst first, then by layer. */
+	EXPECT_U64(r, "published findings", d.pub.nfindings, d.nfindings);
+	EXPECT_U64(r, "published layers", d.pub.nlayers, d.nlayers);
+	for (size_t i = 1; i < d.pub.nfindings; i++) {
+		const struct blkalign_finding *a = &d.pub.findings[i - 1];
+		const struct blkalign_finding *b = &d.pub.findings[i];
+
+		if (a->severity < b->severity ||
+		    (a->severity == b->severity && a->layer > b->layer))
+			fail_msg("%s: finding %zu (%s) sorted before a worse "
+				 "or earlier one (%s)", r->name, i - 1,
+				 a->code, b->code);
+	}
+
+	/* Per-layer predictions. */
+	for (size_t i = 0; r->p[i].number; i++) {
+		const struct part_spec *p = &r->p[i];
+
+		if (!p->want_sbs)
+			continue;
+		EXPECT_U64(r, "partition soft_block_size",
+			   d.layers[i + 1].soft_block_size, p->want_sbs);
+		EXPECT_S64(r, "partition alignment_offset",
+			   d.layers[i + 1].alignment_offset, p->want_ao);
+	}
+	if (r->want_disk_sbs)
+		EXPECT_U64(r, "disk soft_block_size", d.layers[0].soft_block_size,
+			   r->want_disk_sbs);
+	EXPECT_S64(r, "disk alignment_offset", d.layers[0].alignment_offset,
+		   r->t.ao);
+
+	/* Optimal I/O: kept, or dropped with a note and the raw value. */
+	EXPECT_S64(r, "optimal_io_size_raw", t->optimal_io_size_raw, r->t.opt);
+	EXPECT_S64(r, "optimal_io_size", t->optimal_io_size.value,
+		   r->opt_ignored ? 0 : r->t.opt);
+	if ((t->optimal_io_note != NULL) != r->opt_ignored)
+		fail_msg("%s: optimal_io_note is %s", r->name,
+			 t->optimal_io_note ? t->optimal_io_note : "NULL");
+	ba_device_release(&d);
+}
+
+/* ba_device_publish: severity first, then layer, otherwise stable. */
+struct sort_row {
+	const char *name;
+	struct {
+		const char *code;
+		enum blkalign_severity sev;
+		int layer;
+	} in[8], out[8];
+};
+
+/* Codes must be real ones: ba_device_add_finding() refuses others. */
+#define SP "start-physical"
+#define PO "partition-overlap"
+#define SM "start-mib"
+#define OI "io-opt-ignored"
+#define ZP "size-physical"
+#define SB "soft-block-size"
+#define IM "start-io-min"
+
+static const struct sort_row sort_rows[] = {
+	{
+		.name = "worst-first-then-layer",
+		.in = { { SM, I, 1 }, { ZP, W, 2 }, { SP, E, 3 },
+			{ SB, W, 1 }, { PO, E, 0 }, { OI, I, 0 } },
+		.out = { { PO, E, 0 }, { SP, E, 3 }, { SB, W, 1 },
+			 { ZP, W, 2 }, { OI, I, 0 }, { SM, I, 1 } },
+	},
+	{
+		.name = "stable-within-layer",
+		.in = { { IM, W, 1 }, { SM, I, 1 }, { ZP, W, 1 },
+			{ SB, W, 1 }, { OI, I, 1 } },
+		.out = { { IM, W, 1 }, { ZP, W, 1 }, { SB, W, 1 },
+			 { SM, I, 1 }, { OI, I, 1 } },
+	},
+	{
+		.name = "already-sorted",
+		.in = { { SP, E, 0 }, { ZP, W, 0 }, { SM, I, 0 } },
+		.out = { { SP, E, 0 }, { ZP, W, 0 }, { SM, I, 0 } },
+	},
+	{ .name = "empty" },
+};
+
+static void test_publish_sort(void **state)
+{
+	const struct sort_row *r = *state;
+	struct ba_device d;
+	size_t n = 0;
+
+	memset(&d, 0, sizeof(d));
+	for (; r->in[n].code; n++)
+		assert_non_null(ba_device_add_finding(&d, r->in[n].code,
+						      r->in[n].sev,
+						      r->in[n].layer));
+	ba_device_publish(&d);
+	EXPECT_U64(r, "published findings", d.pub.nfindings, n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(d.pub.findings[i].code, r->out[i].code) != 0 ||
+		    d.pub.findings[i].severity != r->out[i].sev ||
+		    d.pub.findings[i].layer != r->out[i].layer)
+			fail_msg("%s: position %zu holds %s, expected %s",
+				 r->name, i, d.pub.findings[i].code,
+				 r->out[i].code);
+	ba_device_release(&d);
+}
+
+int main(void)
+{
+	int failed = 0;
+
+	failed += RUN_TABLE(test_rules, rules_rows);
+	failed += RUN_TABLE(test_publish_sort, sort_rows);
+	return failed ? 1 : 0;
+}
