@@ -210,6 +210,196 @@ const struct blkalign_code *blkalign_finding_codes(void);
 const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
 
+/*
+ * The I/O cost model (model.c): what the block layer and the device do
+ * for a workload on one layer, as pure functions of the geometry.
+ * Sources for each rule are cited in lib/model.c and docs/model.md.
+ */
+
+/* Kernel behaviour the model follows. */
+enum blkalign_kernel {
+	BLKALIGN_KERNEL_CURRENT = 0,	/* 4.11 and later */
+	BLKALIGN_KERNEL_PRE_4_11,	/* before 729204ef49ec "block: relax
+					   check on sg gap" */
+};
+
+/* Device geometry and queue limits; a field of 0 takes the default. */
+struct blkalign_model_geometry {
+	uint32_t logical_sector_size;	/* default 512 */
+	uint32_t physical_sector_size;	/* default: logical */
+	uint32_t minimum_io_size;	/* default: physical */
+	uint32_t optimal_io_size;	/* 0: none */
+	uint32_t alignment_offset;	/* bytes, inside a physical sector */
+	uint32_t max_segments;		/* default 128 */
+	uint32_t max_sectors_kb;	/* default 1280 */
+	uint32_t max_segment_size;	/* default 65536 */
+	uint64_t virt_boundary_mask;	/* 0: none */
+	uint32_t page_size;		/* default 4096 */
+	uint32_t read_ahead_kb;		/* default 128 */
+};
+
+/* The layer a workload runs on: absolute bytes, and md RAID below it. */
+struct blkalign_model_layer {
+	uint64_t start;			/* bytes from the start of the device */
+	uint64_t size;			/* bytes */
+	uint32_t raid_disks;		/* 0: the device is not md RAID */
+	int32_t raid_level;		/* 0, 1, 4, 5, 6, 10 (near 2) */
+	uint64_t raid_chunk;		/* bytes */
+};
+
+enum blkalign_io_dir { BLKALIGN_IO_READ = 0, BLKALIGN_IO_WRITE };
+enum blkalign_io_pattern { BLKALIGN_IO_SEQUENTIAL = 0, BLKALIGN_IO_RANDOM };
+enum blkalign_io_path { BLKALIGN_IO_BUFFERED = 0, BLKALIGN_IO_DIRECT };
+
+/* A workload: I/Os of io_size, total bytes (0: the whole layer). */
+struct blkalign_workload {
+	const char *name;		/* preset name, or "custom" */
+	enum blkalign_io_dir dir;
+	enum blkalign_io_pattern pattern;
+	enum blkalign_io_path path;
+	uint64_t io_size;		/* bytes per I/O (read/write call) */
+	uint64_t total;			/* bytes; 0 = the whole layer */
+};
+
+#define BLKALIGN_MODEL_NSIZES 8
+
+struct blkalign_size_count {
+	uint64_t bytes;
+	uint64_t count;
+};
+
+/*
+ * What one workload costs on one layer.  Requests are what the device
+ * queue issues (block_rq_issue); RAID counts are member-disk I/Os, one
+ * per chunk touched (domain-facts §5).
+ */
+struct blkalign_model_cost {
+	uint64_t bytes;			/* bytes the workload moved */
+	uint64_t ios;			/* application I/Os */
+	uint64_t bios;			/* bios submitted to the queue */
+	uint32_t soft_block_size;	/* of the layer */
+	uint64_t request_cap;		/* predicted largest request, bytes */
+	uint64_t requests;
+	uint64_t request_bytes;		/* sum of request sizes */
+	uint64_t request_max;		/* bytes */
+	uint64_t request_min;		/* bytes */
+	size_t nsizes;			/* request sizes, largest count first */
+	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
+	uint64_t sizes_other;		/* requests of sizes not listed */
+	uint64_t physical_sectors;	/* touched, summed over requests */
+	uint64_t partial_requests;	/* writes covering part of a sector */
+	uint64_t rmw;			/* device read-modify-writes (512e) */
+	uint64_t chunk_straddles;	/* I/Os touching one chunk too many */
+	uint64_t raid_stripes;		/* stripes written */
+	uint64_t raid_full_stripes;
+	uint64_t raid_rmw_stripes;	/* read-modify-write */
+	uint64_t raid_rcw_stripes;	/* reconstruct-write */
+	uint64_t raid_reads;		/* member chunk reads */
+	uint64_t raid_writes;		/* member chunk writes */
+};
+
+/* A workload on the actual layer and on the same layer aligned. */
+struct blkalign_model {
+	struct blkalign_workload workload;
+	enum blkalign_kernel kernel;
+	struct blkalign_model_layer actual;
+	struct blkalign_model_layer aligned;
+	struct blkalign_model_cost cost;		/* actual layout */
+	struct blkalign_model_cost cost_aligned;	/* aligned layout */
+};
+
+int blkalign_workload_preset(const char *name, struct blkalign_workload *w);
+const char *const *blkalign_workload_presets(void);
+const char *blkalign_kernel_name(enum blkalign_kernel k);
+int blkalign_kernel_parse(const char *name, enum blkalign_kernel *k);
+void blkalign_model_geometry_defaults(struct blkalign_model_geometry *g);
+int blkalign_model_geometry_from_device(struct blkalign_ctx *ctx,
+					const struct blkalign_device *d,
+					struct blkalign_model_geometry *g);
+int blkalign_model_layer_from_device(const struct blkalign_device *d,
+				     size_t layer,
+				     struct blkalign_model_layer *l);
+int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
+			       const struct blkalign_model_layer *l,
+			       struct blkalign_model_layer *out);
+int blkalign_model_cost(const struct blkalign_model_geometry *g,
+			const struct blkalign_model_layer *l,
+			const struct blkalign_workload *w,
+			enum blkalign_kernel k,
+			struct blkalign_model_cost *out);
+int blkalign_model_run(const struct blkalign_model_geometry *g,
+		       const struct blkalign_model_layer *l,
+		       const struct blkalign_workload *w,
+		       enum blkalign_kernel k, struct blkalign_model *out);
+double blkalign_model_ratio(uint64_t actual, uint64_t aligned);
+int blkalign_finding_cost(const struct blkalign_device *d,
+			  const struct blkalign_finding *f, char *buf,
+			  size_t len);
+int blkalign_model_write_json(const struct blkalign_model_geometry *g,
+			      const char *const *layer_names,
+			      const struct blkalign_model *models,
+			      size_t nmodels, FILE *out);
+
+/*
+ * Block request tracing (trace.c, tracefs.c): the kernel's block_rq_issue
+ * and block_rq_complete events for one device, summarised.
+ */
+struct blkalign_trace;
+
+struct blkalign_trace_dir {
+	uint64_t requests;
+	uint64_t bytes;
+	uint64_t request_max;		/* bytes */
+	uint64_t request_min;		/* bytes */
+	size_t nsizes;			/* request sizes, largest count first */
+	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
+	uint64_t sizes_other;
+	uint64_t hist_log2[32];		/* requests by floor(log2(sectors)) */
+	uint64_t off_physical;		/* start off the physical sector grid */
+	uint64_t off_page_in_layer;	/* start off 4 KiB from the layer start */
+	uint64_t partial_requests;	/* cover part of a physical sector */
+	uint64_t rmw;			/* partial physical sectors (writes) */
+	uint64_t physical_sectors;
+	uint64_t completed;		/* issue matched with a completion */
+	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
+};
+
+struct blkalign_trace_summary {
+	const char *device;		/* as given */
+	unsigned int major, minor;	/* the disk traced */
+	uint64_t layer_start;		/* bytes: partition start, or 0 */
+	uint64_t layer_size;		/* bytes */
+	uint32_t logical_sector_size;
+	uint32_t physical_sector_size;
+	uint32_t alignment_offset;
+	double seconds;			/* first to last event */
+	uint64_t events;
+	uint64_t lost_events;
+	uint64_t unmatched;		/* completions without an issue */
+	struct blkalign_trace_dir read, write, discard, flush, other;
+};
+
+/* Where the trace's events come from, and how they are judged. */
+struct blkalign_trace_opts {
+	uint32_t physical_sector_size;	/* 0: the device's */
+	uint32_t buffer_size_kb;	/* per CPU; 0: 8192 */
+	FILE *raw;			/* copy of every event line, or NULL */
+};
+
+int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
+		       const struct blkalign_trace_opts *opts,
+		       struct blkalign_trace **out);
+int blkalign_trace_start(struct blkalign_trace *t);
+int blkalign_trace_fd(const struct blkalign_trace *t);
+int blkalign_trace_read(struct blkalign_trace *t);
+int blkalign_trace_stop(struct blkalign_trace *t);
+void blkalign_trace_free(struct blkalign_trace *t);
+int blkalign_trace_feed(struct blkalign_trace *t, const char *line);
+const struct blkalign_trace_summary *
+blkalign_trace_summary(struct blkalign_trace *t);
+int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out);
+const char *blkalign_trace_instance(const struct blkalign_trace *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,6 +128,9 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 				  strerror(-rc));
 	ba_io_init_fd(&io, fd, d->pub.size);
 	gpt_findings(d, &io);
+	rc = ba_stack_probe(d, fd, &io);
+	if (rc)
+		return rc;
 	d->pub.bytes_read = proc_rchar() - rchar0;
 	if (d->pub.is_block_device) {
 		rc = ba_sysfs_stack(d, diskdir);
@@ -177,7 +180,8 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 		ba_device_problem(d, "cannot read the alignment offset of the "
 				     "disk holding '%s'", d->pub.name);
 	}
-	ba_topology_ioctl(fd, &d->pub.topology);
+	if (fd >= 0)
+		ba_topology_ioctl(fd, &d->pub.topology);
 	ba_topology_finish(ctx, &d->pub.topology);
 	if (ba_sysfs_read_s64(devdir, "start", &start) ||
 	    ba_sysfs_read_s64(devdir, "partition", &partno) ||
@@ -193,6 +197,7 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	disk->kind = BLKALIGN_LAYER_DISK;
 	disk->name = ba_pool_strdup(&d->pool, base_name(diskdir));
 	disk->size = (uint64_t)dsize * 512;
+	ba_md_array(d, diskdir);
 	part = ba_device_add_layer(d);
 	if (!part)
 		return -ENOMEM;
@@ -202,6 +207,7 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	part->start = (uint64_t)start * 512;
 	part->size = d->pub.size;
 	part->parent = 0;
+	part->extended = ba_is_extended_node(d, part->size, (int)partno);
 	/* The rules judge absolute positions against the whole disk. */
 	d->pub.size = disk->size;
 	d->pub.bytes_read = proc_rchar() - rchar0;
@@ -279,11 +285,43 @@ static void finish_device(struct blkalign_report *r, struct ba_device *d)
 		r->status |= BLKALIGN_STATUS_INCOMPLETE;
 }
 
+static int skip_entry(const struct dirent *e);
+
+/* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
+static char *find_partition_dir(const struct blkalign_ctx *ctx,
+				const char *name)
+{
+	struct dirent **disks = NULL;
+	char *block, *found = NULL;
+	int n;
+
+	block = ba_sysfs_path(ctx, "/sys/block");
+	if (!block)
+		return NULL;
+	n = scandir(block, &disks, skip_entry, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *dir = NULL;
+		int64_t partno;
+
+		if (!found &&
+		    asprintf(&dir, "%s/%s/%s", block, disks[i]->d_name, name) >= 0) {
+			if (ba_sysfs_read_s64(dir, "partition", &partno) == 0)
+				found = realpath(dir, NULL);
+			free(dir);
+		}
+		free(disks[i]);
+	}
+	free(disks);
+	free(block);
+	return found;
+}
+
 static int check_sysroot_name(struct blkalign_report *r, const char *path)
 {
 	const char *name = base_name(path);
+	char *dir, *real, *diskdir = NULL;
 	struct ba_device *d;
-	char *dir, *real;
+	int64_t size;
 	int rc;
 
 	dir = ba_sysfs_path(r->ctx, "/sys/block/%s", name);
@@ -291,16 +329,30 @@ static int check_sysroot_name(struct blkalign_report *r, const char *path)
 		return -ENOMEM;
 	real = realpath(dir, NULL);
 	free(dir);
-	if (!real)
-		return -ENOENT;
+	if (!real) {
+		real = find_partition_dir(r->ctx, name);
+		if (!real)
+			return -ENOENT;
+		diskdir = ba_sysfs_parent_disk(real);
+	}
 	d = new_device(r, path);
 	if (!d) {
-		free(real);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out;
 	}
-	rc = audit_sysfs(r->ctx, d, real);
-	free(real);
+	if (!diskdir) {
+		rc = audit_sysfs(r->ctx, d, real);
+	} else {
+		d->pub.is_block_device = true;
+		if (ba_sysfs_read_s64(real, "size", &size) || size < 0)
+			size = 0;
+		d->pub.size = (uint64_t)size * 512;
+		rc = audit_partition(r->ctx, d, -1, diskdir, real);
+	}
 	finish_device(r, d);
+out:
+	free(real);
+	free(diskdir);
 	return rc;
 }
 

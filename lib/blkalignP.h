@@ -117,6 +117,8 @@ void ba_topology_finish(const struct blkalign_ctx *ctx,
 
 /* Partition tables (libblkid) and our own GPT header check. */
 int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size);
+bool ba_is_extended_node(const struct ba_device *d, uint64_t size_bytes,
+			 int partno);
 int ba_ptable_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 		    const char *diskdir);
 
@@ -143,6 +145,9 @@ struct ba_gpt_check {
 int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_gpt_check *out);
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
+
+uint64_t ba_extended_node_bytes(uint64_t size_bytes,
+				uint32_t logical_sector_size);
 
 /* Rules: findings from the layers and the topology. */
 void ba_rules_run(struct ba_device *d);

@@ -59,9 +59,12 @@ static uint32_t data_disks(int32_t level, uint32_t disks, uint32_t layout)
 	case 6:
 		return disks > 2 ? disks - 2 : 0;
 	case 10:
-		/* near copies in bits 0-7, far copies in bits 8-15 */
-		copies = (layout & 0xff) * ((layout >> 8) & 0xff);
-		return copies ? disks / copies : 0;
+		/*
+		 * Like the kernel's raid10_nr_stripes(): near copies (bits
+		 * 0-7) narrow the stripe, far/offset copies do not.
+		 */
+		copies = layout & 0xff;
+		return copies && disks % copies == 0 ? disks / copies : disks;
 	}
 	return 0;
 }
@@ -110,10 +113,11 @@ static const char *base(const char *path)
 
 /*
  * The array @arraydir holds member @member: where the member's data
- * starts, in bytes from the member's own start.
+ * starts, in bytes from the member's own start, and how much of it the
+ * array uses (0 when unknown).
  */
 static int member_offset(const char *arraydir, const char *member,
-			 uint64_t *out)
+			 uint64_t *off, uint64_t *size)
 {
 	char attr[NAME_MAX + 32];
 	int64_t v;
@@ -121,7 +125,12 @@ static int member_offset(const char *arraydir, const char *member,
 	snprintf(attr, sizeof(attr), "md/dev-%s/offset", member);
 	if (ba_sysfs_read_s64(arraydir, attr, &v) || v < 0)
 		return -EINVAL;
-	*out = (uint64_t)v * 512;
+	*off = (uint64_t)v * 512;
+	snprintf(attr, sizeof(attr), "md/dev-%s/size", member);
+	if (ba_sysfs_read_s64(arraydir, attr, &v) || v < 0 ||
+	    (uint64_t)v > UINT64_MAX / 1024)
+		v = 0;
+	*size = (uint64_t)v * 1024;
 	return 0;
 }
 
@@ -150,7 +159,7 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 		char *link = NULL, *arraydir = NULL;
 		struct blkalign_layer *l;
 		struct md_geom g;
-		uint64_t off;
+		uint64_t off, size;
 
 		if (name[0] == '.')
 			continue;
@@ -163,7 +172,7 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 		if (!arraydir)
 			continue;
 		if (read_geom(arraydir, &g) ||
-		    member_offset(arraydir, base(dir), &off) ||
+		    member_offset(arraydir, base(dir), &off, &size) ||
 		    off > d->layers[idx].size) {
 			free(arraydir);
 			continue;
@@ -181,7 +190,10 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 		l->type = "linux_raid_member";
 		l->data_offset = off;
 		l->start = d->layers[idx].start + off;
-		l->size = d->layers[idx].size - off;
+		/* md/dev-X/size: usable KiB after the offset (1.0 and 0.90
+		 * keep their superblock after the data). */
+		l->size = size && size <= d->layers[idx].size - off ?
+				  size : d->layers[idx].size - off;
 		set_raid(d, l, &g);
 	}
 	for (int i = 0; i < n; i++)

@@ -152,6 +152,20 @@ static int only_dirs(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
+/*
+ * The kernel shows a dos extended partition as a stub of a few sectors
+ * (ba_extended_node_bytes); a primary partition that small is not
+ * plausible, so a tiny partition 1-4 is taken for one.
+ */
+bool ba_is_extended_node(const struct ba_device *d, uint64_t size_bytes,
+			 int partno)
+{
+	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+
+	return partno >= 1 && partno <= 4 && size_bytes > 0 &&
+	       size_bytes <= ba_extended_node_bytes(UINT64_MAX, lss);
+}
+
 /**
  * ba_ptable_sysfs: partitions as the kernel sees them: every
  * subdirectory of @diskdir with a "partition" attribute.
@@ -196,8 +210,8 @@ int ba_ptable_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 		l->start = (uint64_t)start * 512;
 		l->size = (uint64_t)size * 512;
 		l->parent = 0;
-		/* The kernel exposes a dos extended partition as 1 KiB. */
-		l->extended = size <= 2 && partno <= 4;
+		l->extended = ba_is_extended_node(d, (uint64_t)size * 512,
+						  (int)partno);
 	}
 	for (int i = 0; i < n; i++)
 		free(names[i]);

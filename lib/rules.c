@@ -265,7 +265,8 @@ static void check_soft_block(struct ba_device *d, int i)
 	struct blkalign_finding *f;
 	uint64_t cap, cap_aligned;
 
-	if (l->size % page == 0)
+	/* Only a soft block below the page costs anything (4Kn: never). */
+	if (l->soft_block_size >= page)
 		return;
 	f = ba_device_add_finding(d, "soft-block-size", BLKALIGN_WARNING, i);
 	if (!f)
@@ -434,14 +435,16 @@ static void check_device(struct ba_device *d)
  */
 void ba_rules_run(struct ba_device *d)
 {
+	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+
 	check_device(d);
 	for (size_t i = 0; i < d->nlayers; i++) {
 		struct blkalign_layer *l = &d->layers[i];
 
 		l->soft_block_size = blkalign_soft_block_size(
-			l->size,
-			(uint32_t)d->pub.topology.logical_sector_size.value,
-			(uint32_t)d->pub.topology.page_size.value);
+			l->extended ? ba_extended_node_bytes(l->size, lss) :
+				      l->size,
+			lss, (uint32_t)d->pub.topology.page_size.value);
 		l->alignment_offset = i == 0 ?
 			d->pub.topology.alignment_offset.value :
 			blkalign_alignment_offset(

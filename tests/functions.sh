@@ -19,6 +19,9 @@ fi
 TS_NAME=${TS_NAME:-$(basename "$0")}
 TS_FAILED=0
 TS_LOOPS=()
+# Loop devices are recorded in a file too, so that ts_loop_attach works
+# inside $(...) and the parent still detaches them.
+TS_LOOP_REG=$(mktemp "${TMPDIR:-/tmp}/blkalign-loops.XXXXXX")
 
 ts_log() { printf '%s\n' "$*"; }
 
@@ -86,10 +89,16 @@ ts_on_exit() {
 }
 
 ts_cleanup() {
-	local i
+	local i dev
 	for ((i = ${#TS_LOOPS[@]} - 1; i >= 0; i--)); do
 		losetup -d "${TS_LOOPS[$i]}" 2>/dev/null
 	done
+	if [ -f "$TS_LOOP_REG" ]; then
+		while read -r dev; do
+			[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+		done < <(tac "$TS_LOOP_REG")
+		rm -f "$TS_LOOP_REG"
+	fi
 	for ((i = ${#TS_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
 		eval "${TS_EXIT_CMDS[$i]}"
 	done
@@ -104,6 +113,7 @@ ts_loop_attach() {
 	shift
 	dev=$(losetup -f --show -P "$@" "$img") || return 1
 	TS_LOOPS+=("$dev")
+	printf '%s\n' "$dev" >>"$TS_LOOP_REG"
 	# No udev here: make the partition nodes ourselves.
 	partx -a "$dev" 2>/dev/null || true
 	udevadm settle 2>/dev/null || true

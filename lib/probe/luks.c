@@ -245,7 +245,8 @@ static int luks2(struct ba_io *io, uint64_t off, uint64_t size,
 	} else {
 		if (rc < 0 && rc != -EINVAL && rc != -ERANGE)
 			return rc;	/* I/O error, no memory */
-		for (uint64_t at = LUKS2_HDR_MIN; at <= LUKS2_HDR_MAX; at *= 2) {
+		for (uint64_t at = LUKS2_HDR_MIN; at <= LUKS2_HDR_MAX;
+		     at *= 2) {
 			rc = luks2_at(io, off, size, at, &seg);
 			if (rc == 0)
 				break;

@@ -163,10 +163,13 @@ static int scan_extent_size(const char *t, size_t len, uint64_t *sectors)
 				;
 			if (i >= len || t[i] < '0' || t[i] > '9')
 				return -EINVAL;
+			/* Digits while the byte count still fits. */
 			for (; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
-				if (v > (UINT64_MAX / SECTOR - 9) / 10)
+				uint64_t d = (uint64_t)(t[i] - '0');
+
+				if (v > (UINT64_MAX / SECTOR - d) / 10)
 					return -EINVAL;
-				v = v * 10 + (uint64_t)(t[i] - '0');
+				v = v * 10 + d;
 			}
 			if (v == 0)
 				return -EINVAL;

@@ -90,31 +90,30 @@ static uint32_t ror32(uint32_t x, unsigned int n)
 	return (x >> n) | (x << (32 - n));
 }
 
+#define SHA_S0(x) (ror32((x), 2) ^ ror32((x), 13) ^ ror32((x), 22))
+#define SHA_S1(x) (ror32((x), 6) ^ ror32((x), 11) ^ ror32((x), 25))
+#define SHA_G0(x) (ror32((x), 7) ^ ror32((x), 18) ^ ((x) >> 3))
+#define SHA_G1(x) (ror32((x), 17) ^ ror32((x), 19) ^ ((x) >> 10))
+
 static void sha256_block(struct sha256 *s, const uint8_t *p)
 {
-	uint32_t w[64], v[8], t1, t2;
+	uint32_t w[64], a, b, c, d, e, f, g, h, t1, t2;
 
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
 		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
 	for (int i = 16; i < 64; i++)
-		w[i] = w[i - 16] + w[i - 7] +
-		       (ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^
-			(w[i - 15] >> 3)) +
-		       (ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^
-			(w[i - 2] >> 10));
-	memcpy(v, s->h, sizeof(v));
+		w[i] = SHA_G1(w[i - 2]) + w[i - 7] + SHA_G0(w[i - 15]) + w[i - 16];
+	a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+	e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
 	for (int i = 0; i < 64; i++) {
-		t1 = v[7] + (ror32(v[4], 6) ^ ror32(v[4], 11) ^ ror32(v[4], 25)) +
-		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha256_k[i] + w[i];
-		t2 = (ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22)) +
-		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+		t1 = h + SHA_S1(e) + ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
+		t2 = SHA_S0(a) + ((a & b) ^ (a & c) ^ (b & c));
+		h = g, g = f, f = e, e = d + t1;
+		d = c, c = b, b = a, a = t1 + t2;
 	}
-	for (int i = 0; i < 8; i++)
-		s->h[i] += v[i];
+	s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d;
+	s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
 }
 
 static void sha256_init(struct sha256 *s)
@@ -135,8 +134,15 @@ static void sha256_update(struct sha256 *s, const void *buf, size_t len)
 
 	s->bytes += len;
 	while (len) {
-		size_t n = 64 - s->fill < len ? 64 - s->fill : len;
+		size_t n;
 
+		if (s->fill == 0 && len >= 64) {
+			sha256_block(s, p);	/* whole blocks: no copy */
+			p += 64;
+			len -= 64;
+			continue;
+		}
+		n = 64 - s->fill < len ? 64 - s->fill : len;
 		memcpy(s->block + s->fill, p, n);
 		s->fill += n;
 		p += n;
@@ -204,16 +210,16 @@ static int nvl_walk(struct ba_cur *c, enum nv_scope scope, int depth,
 static int xdr_string(struct ba_cur *c, const uint8_t **s, uint32_t *len)
 {
 	uint32_t n;
-	size_t padded;
+	uint64_t padded;
 
 	if (ba_cur_be32(c, &n))
 		return -ERANGE;
-	padded = ((size_t)n + 3) & ~(size_t)3;
+	padded = ((uint64_t)n + 3) & ~(uint64_t)3;
 	if (padded > c->len - c->pos)
 		return -ERANGE;
 	*s = c->p + c->pos;
 	*len = n;
-	return ba_cur_skip(c, padded);
+	return ba_cur_skip(c, (size_t)padded);
 }
 
 static bool name_is(const uint8_t *name, uint32_t len, const char *want)

@@ -10,6 +10,7 @@
 # Only perl-base is needed (no modules).
 use strict;
 use warnings;
+no warnings "portable";
 
 my ($img, $lba, $field, $value, $ss) = @ARGV;
 die "usage: $0 IMG LBA FIELD VALUE [SECTOR-SIZE]\n" unless defined $value;

@@ -106,6 +106,12 @@ mkimg_sha() {
 	sha256sum "$1" | cut -d' ' -f1
 }
 
+# mkimg_stamp IMG: size and modification time (ns), a cheap "nothing was
+# written" check for big images.
+mkimg_stamp() {
+	stat -c '%s %y' "$1"
+}
+
 # ---------------------------------------------------------------------
 # Running blkalign
 
@@ -229,5 +235,40 @@ ba_expect_layers() {
 		ts_fail "$1: partitions differ (- expected, + blkalign)"
 		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
 			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+	fi
+}
+
+# ba_hostile NAME "ALLOWED EXIT CODES" IMG [ARGS...]: run ba_check on a
+# hostile image; the exit status must be one of the allowed ones, nothing
+# may be written to the image (sha256), and stderr must not show a
+# sanitizer report.  Leaves BA_RC and BA_SAID (stderr, the findings'
+# messages and the problems of the JSON report, for message checks).
+ba_hostile() {
+	local name=$1 allowed=$2 img=$3 before after
+	shift 3
+	before=$(mkimg_sha "$img")
+	ba_check "$name" "$@" "$img"
+	case " $allowed " in
+	*" $BA_RC "*) ts_ok "$name: exit $BA_RC (allowed: $allowed)" ;;
+	*) ts_fail "$name: exit $BA_RC, allowed: $allowed; stderr: $(head -c 300 "$TS_TMP/$name.err")" ;;
+	esac
+	after=$(mkimg_sha "$img")
+	[ "$before" = "$after" ] && ts_ok "$name: image unchanged" ||
+		ts_fail "$name: the image changed"
+	if grep -E -q 'Sanitizer|runtime error:|Segmentation|Aborted|core dumped' \
+		"$TS_TMP/$name.err" "$TS_TMP/$name.txt.err"; then
+		ts_fail "$name: sanitizer or crash report on stderr"
+	fi
+	BA_SAID=$(cat "$TS_TMP/$name.err"
+		jq -r '.devices[]? | (.findings[]?.message), (.problems[]?)' \
+			"$TS_TMP/$name.json" 2>/dev/null)
+}
+
+# ba_said WHAT ERE: BA_SAID (from ba_hostile) matches ERE (case-insensitive).
+ba_said() {
+	if grep -E -i -q -- "$2" <<<"$BA_SAID"; then
+		ts_ok "$1: says /$2/"
+	else
+		ts_fail "$1: nothing on stderr or in the report matches /$2/"
 	fi
 }

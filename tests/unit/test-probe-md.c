@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "table.h"	/* system headers before banned.h */
 #include "probe/probe.h"
-#include "table.h"
 
 #define PAD_SECTORS 63		/* the region starts here in the buffer */
 
@@ -119,7 +119,8 @@ static void write_sb(uint8_t *sb, const struct md_spec *s)
 	put64(sb + 144, sb_sector(s));
 	put32(sb + 220, max_dev);
 	for (uint32_t i = 0; i < max_dev && i < 1920; i++)
-		put16(sb + 256 + 2 * i, i < s->raid_disks ? (uint16_t)i : 0xffff);
+		put16(sb + 256 + 2 * i,
+		      i < s->raid_disks ? (uint16_t)i : 0xffff);
 }
 
 /* mdadm calc_sb0_csum() / calc_sb_1_csum(), written out again here. */
@@ -178,9 +179,9 @@ static void m_nr_disks_28(uint8_t *sb)
 	put32(sb + 36, 28);
 }
 
-static void d_flip_name(uint8_t *sb)
+static void d_flip_uuid(uint8_t *sb)
 {
-	sb[33] ^= 1;		/* 1.x set_name / 0.90 set_uuid1 */
+	sb[20] ^= 1;		/* 1.x set_uuid / 0.90 set_uuid0 */
 }
 
 static void d_flip_role(uint8_t *sb)
@@ -188,7 +189,6 @@ static void d_flip_role(uint8_t *sb)
 	sb[256] ^= 1;		/* covered by the 1.x checksum */
 }
 
-/* Past dev_roles[max_dev]: not covered by the checksum, ignored. */
 static void d_flip_past_roles(uint8_t *sb)
 {
 	sb[4000] ^= 0xff;
@@ -196,110 +196,138 @@ static void d_flip_past_roles(uint8_t *sb)
 
 #define KIB_ 1024ULL
 
+/* A superblock to write: format, region sectors, level, layout, disks,
+ * chunk, data offset, data size (units as in struct md_spec). */
+#define S(f, n, lvl, lay, disks, ch, doff, dsz)                             \
+	{ .fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay),      \
+	  .raid_disks = (disks), .chunk = (ch), .data_offset = (doff),      \
+	  .data_size = (dsz) }
+#define SM(f, n, lvl, lay, disks, ch, doff, dsz, maxdev)                    \
+	{ .fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay),      \
+	  .raid_disks = (disks), .chunk = (ch), .data_offset = (doff),      \
+	  .data_size = (dsz), .max_dev = (maxdev) }
+/* Found, with version, data offset, data size, super offset, chunk (all
+ * bytes) and data disks. */
+#define FOUND(nm, spec, dmg, ver, doff, dsz, soff, ch, dd)                  \
+	{ .name = (nm), .sb = spec, .damage = (dmg), .version = (ver),      \
+	  .data_offset = (doff), .data_size = (dsz), .super_offset = (soff), \
+	  .chunk = (ch), .data_disks = (dd) }
+#define LIES(nm, spec, mut, dmg)                                            \
+	{ .name = (nm), .sb = spec, .mutate = (mut), .damage = (dmg),       \
+	  .rc = -EINVAL }
+
 static const struct md_row md_rows[] = {
 	/* 8192 sectors: 1.2 at 8; 2048 + 6144 = 8192 fills the region. */
-	{ "1.2-raid5-4disks-512k", { F12, 8192, 5, 2, 4, 1024, 2048, 6144 },
-	  NULL, NULL, 0, "1.2", 2048 * 512, 6144 * 512, 4096, 512 * KIB_, 3 },
-	{ "1.1-raid6-6disks-256k", { F11, 8192, 6, 2, 6, 512, 2048, 6144 },
-	  NULL, NULL, 0, "1.1", 1048576, 3145728, 0, 256 * KIB_, 4 },
+	FOUND("1.2-raid5-4disks-512k", S(F12, 8192, 5, 2, 4, 1024, 2048, 6144),
+	      NULL, "1.2", 2048 * 512, 6144 * 512, 4096, 512 * KIB_, 3),
+	FOUND("1.1-raid6-6disks-256k", S(F11, 8192, 6, 2, 6, 512, 2048, 6144),
+	      NULL, "1.1", 1048576, 3145728, 0, 256 * KIB_, 4),
 	/* (8195 - 16) = 8179, down to a multiple of 8: 8176. */
-	{ "1.0-raid1-odd-size", { F10, 8195, 1, 0, 2, 0, 0, 8160 }, NULL,
-	  NULL, 0, "1.0", 0, 8160 * 512, 8176 * 512, 0, 1 },
+	FOUND("1.0-raid1-odd-size", S(F10, 8195, 1, 0, 2, 0, 0, 8160), NULL,
+	      "1.0", 0, 8160 * 512, 8176 * 512, 0, 1),
 	/* raid10: the kernel's stripe is disks / near copies. */
-	{ "1.0-raid10-far2-4disks", { F10, 8192, 10, 0x201, 4, 128, 0, 8160 },
-	  NULL, NULL, 0, "1.0", 0, 8160 * 512, 8176 * 512, 64 * KIB_, 4 },
-	{ "1.2-raid10-near2-4disks", { F12, 8192, 10, 0x102, 4, 128, 2048,
-	  6144 }, NULL, NULL, 0, "1.2", 1048576, 3145728, 4096, 65536, 2 },
-	{ "1.2-raid10-near2-3disks", { F12, 8192, 10, 0x102, 3, 128, 2048,
-	  6144 }, NULL, NULL, 0, "1.2", 1048576, 3145728, 4096, 65536, 3 },
-	{ "1.2-raid10-offset2-4disks", { F12, 8192, 10, 0x10201, 4, 128, 2048,
-	  6144 }, NULL, NULL, 0, "1.2", 1048576, 3145728, 4096, 65536, 4 },
-	{ "1.2-raid0-12k-chunk", { F12, 8192, 0, 0, 1, 24, 2048, 6144 }, NULL,
-	  NULL, 0, "1.2", 1048576, 3145728, 4096, 12288, 1 },
+	FOUND("1.0-raid10-far2-4disks",
+	      S(F10, 8192, 10, 0x201, 4, 128, 0, 8160), NULL, "1.0", 0,
+	      8160 * 512, 8176 * 512, 64 * KIB_, 4),
+	FOUND("1.2-raid10-near2-4disks",
+	      S(F12, 8192, 10, 0x102, 4, 128, 2048, 6144), NULL, "1.2",
+	      1048576, 3145728, 4096, 65536, 2),
+	FOUND("1.2-raid10-near2-3disks",
+	      S(F12, 8192, 10, 0x102, 3, 128, 2048, 6144), NULL, "1.2",
+	      1048576, 3145728, 4096, 65536, 3),
+	FOUND("1.2-raid10-offset2-4disks",
+	      S(F12, 8192, 10, 0x10201, 4, 128, 2048, 6144), NULL, "1.2",
+	      1048576, 3145728, 4096, 65536, 4),
+	FOUND("1.2-raid0-12k-chunk", S(F12, 8192, 0, 0, 1, 24, 2048, 6144),
+	      NULL, "1.2", 1048576, 3145728, 4096, 12288, 1),
 	/* linear: the chunk is only a rounding unit, not a stripe. */
-	{ "1.2-linear-3disks", { F12, 8192, -1, 0, 3, 128, 2048, 6144 }, NULL,
-	  NULL, 0, "1.2", 1048576, 3145728, 4096, 0, 3 },
-	{ "1.2-raid1-max_dev-odd", { F12, 8192, 1, 0, 2, 0, 16, 8176, 3 },
-	  NULL, NULL, 0, "1.2", 8192, 8176 * 512, 4096, 0, 1 },
-	{ "1.2-max_dev-1920", { F12, 8192, 1, 0, 2, 0, 16, 8176, 1920 },
-	  NULL, NULL, 0, "1.2", 8192, 8176 * 512, 4096, 0, 1 },
-	{ "1.2-bytes-past-roles-ignored", { F12, 8192, 1, 0, 2, 0, 16, 8176 },
-	  NULL, d_flip_past_roles, 0, "1.2", 8192, 8176 * 512, 4096, 0, 1 },
-
-	/* Lies. */
-	{ "1.2-raid10-6-copies-on-4", { F12, 8192, 10, 0x203, 4, 128, 2048,
-	  6144 }, NULL, NULL, -EINVAL },
-	{ "1.2-raid10-layout-bit-19", { F12, 8192, 10, 0x80102, 4, 128, 2048,
-	  6144 }, NULL, NULL, -EINVAL },
-	{ "1.2-raid10-near-0", { F12, 8192, 10, 0x100, 4, 128, 2048, 6144 },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-raid5-12k-chunk", { F12, 8192, 5, 2, 4, 24, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-raid5-2k-chunk", { F12, 8192, 5, 2, 4, 4, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-raid0-chunk-0", { F12, 8192, 0, 0, 2, 0, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-raid6-3disks", { F12, 8192, 6, 2, 3, 128, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-raid5-1disk", { F12, 8192, 5, 2, 1, 128, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-0-disks", { F12, 8192, 0, 0, 0, 128, 2048, 6144, 4 }, NULL, NULL,
-	  -EINVAL },
-	{ "1.2-1921-disks", { F12, 8192, 0, 0, 1921, 128, 2048, 6144, 384 },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-max_dev-1921", { F12, 8192, 1, 0, 2, 0, 2048, 6144, 1921 },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-level-7", { F12, 8192, 7, 0, 4, 128, 2048, 6144 }, NULL, NULL,
-	  -EINVAL },
-	{ "1.2-level-minus-2", { F12, 8192, -2, 0, 4, 128, 2048, 6144 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-checksum", { F12, 8192, 5, 2, 4, 128, 2048, 6144 }, NULL,
-	  d_flip_name, -EINVAL },
-	{ "1.2-checksum-role", { F12, 8192, 5, 2, 4, 128, 2048, 6144 }, NULL,
-	  d_flip_role, -EINVAL },
-	{ "1.2-super_offset-lies", { F12, 8192, 5, 2, 4, 128, 2048, 6144 },
-	  m_super_offset_0, NULL, -EINVAL },
-	{ "1.1-major-2", { F11, 8192, 5, 2, 4, 128, 2048, 6144 }, m_major_2,
-	  NULL, -EINVAL },
-	{ "1.2-data-offset-at-end", { F12, 8192, 1, 0, 2, 0, 8192, 0 }, NULL,
-	  NULL, -EINVAL },
-	{ "1.2-data-offset-2^63", { F12, 8192, 1, 0, 2, 0, 1ULL << 63, 0 },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-data-size-one-too-many", { F12, 8192, 1, 0, 2, 0, 2048, 6145 },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-data-size-2^64-1", { F12, 8192, 1, 0, 2, 0, 2048, UINT64_MAX },
-	  NULL, NULL, -EINVAL },
-	{ "1.2-data-inside-superblock", { F12, 8192, 1, 0, 2, 0, 8, 100 },
-	  NULL, NULL, -EINVAL },
-	{ "1.0-data-over-superblock", { F10, 8192, 1, 0, 2, 0, 0, 8177 }, NULL,
-	  NULL, -EINVAL },
+	FOUND("1.2-linear-3disks", S(F12, 8192, -1, 0, 3, 128, 2048, 6144),
+	      NULL, "1.2", 1048576, 3145728, 4096, 0, 3),
+	/* 256 + 2 * 3 bytes: the checksum ends with a 16-bit word. */
+	FOUND("1.2-raid1-max_dev-odd", SM(F12, 8192, 1, 0, 2, 0, 16, 8176, 3),
+	      NULL, "1.2", 8192, 8176 * 512, 4096, 0, 1),
+	FOUND("1.2-max_dev-1920", SM(F12, 8192, 1, 0, 2, 0, 16, 8176, 1920),
+	      NULL, "1.2", 8192, 8176 * 512, 4096, 0, 1),
+	/* Past dev_roles[max_dev]: not covered by the checksum, ignored. */
+	FOUND("1.2-bytes-past-roles-ignored",
+	      S(F12, 8192, 1, 0, 2, 0, 16, 8176), d_flip_past_roles, "1.2",
+	      8192, 8176 * 512, 4096, 0, 1),
 
 	/* 0.90: 8192 sectors -> (8192 & ~127) - 128 = 8064; size <= 4032 KiB */
-	{ "0.90-le-raid5-4disks-64k", { F090LE, 8192, 5, 2, 4, 65536, 0,
-	  4032 }, NULL, NULL, 0, "0.90", 0, 4032 * KIB_, 8064 * 512, 65536, 3 },
-	{ "0.90-be-raid5-4disks-64k", { F090BE, 8192, 5, 2, 4, 65536, 0,
-	  4032 }, NULL, NULL, 0, "0.90", 0, 4032 * KIB_, 8064 * 512, 65536, 3 },
+	FOUND("0.90-le-raid5-4disks-64k",
+	      S(F090LE, 8192, 5, 2, 4, 65536, 0, 4032), NULL, "0.90", 0,
+	      4032 * KIB_, 8064 * 512, 65536, 3),
+	FOUND("0.90-be-raid5-4disks-64k",
+	      S(F090BE, 8192, 5, 2, 4, 65536, 0, 4032), NULL, "0.90", 0,
+	      4032 * KIB_, 8064 * 512, 65536, 3),
 	/* 8300 sectors -> 8300 & ~127 = 8192 -> 8064 */
-	{ "0.90-le-odd-size", { F090LE, 8300, 0, 0, 27, 4096, 0, 4000 }, NULL,
-	  NULL, 0, "0.90", 0, 4000 * KIB_, 8064 * 512, 4096, 27 },
-	{ "0.90-be-raid6-128k", { F090BE, 8300, 6, 2, 8, 131072, 0, 100 },
-	  NULL, NULL, 0, "0.90", 0, 100 * KIB_, 8064 * 512, 131072, 6 },
-	{ "0.90-raid1", { F090LE, 8192, 1, 0, 2, 0, 0, 4032 }, NULL, NULL, 0,
-	  "0.90", 0, 4032 * KIB_, 8064 * 512, 0, 1 },
-	{ "0.90-28-disks", { F090LE, 8192, 0, 0, 28, 4096, 0, 4000 }, NULL,
-	  NULL, -EINVAL },
-	{ "0.90-nr_disks-28", { F090LE, 8192, 0, 0, 4, 4096, 0, 4000 },
-	  m_nr_disks_28, NULL, -EINVAL },
-	{ "0.90-size-past-superblock", { F090LE, 8192, 1, 0, 2, 0, 0, 4033 },
-	  NULL, NULL, -EINVAL },
-	{ "0.90-checksum", { F090LE, 8192, 5, 2, 4, 65536, 0, 4032 }, NULL,
-	  d_flip_name, -EINVAL },
-	{ "0.90-be-checksum", { F090BE, 8192, 5, 2, 4, 65536, 0, 4032 }, NULL,
-	  d_flip_name, -EINVAL },
-	{ "0.90-minor-92", { F090LE, 8192, 5, 2, 4, 65536, 0, 4032 },
-	  m_minor_92, NULL, -EINVAL },
-	{ "0.90-raid5-chunk-3000", { F090LE, 8192, 5, 2, 4, 3000, 0, 4032 },
-	  NULL, NULL, -EINVAL },
+	FOUND("0.90-le-odd-size", S(F090LE, 8300, 0, 0, 27, 4096, 0, 4000),
+	      NULL, "0.90", 0, 4000 * KIB_, 8064 * 512, 4096, 27),
+	FOUND("0.90-be-raid6-128k", S(F090BE, 8300, 6, 2, 8, 131072, 0, 100),
+	      NULL, "0.90", 0, 100 * KIB_, 8064 * 512, 131072, 6),
+	FOUND("0.90-raid1", S(F090LE, 8192, 1, 0, 2, 0, 0, 4032), NULL, "0.90",
+	      0, 4032 * KIB_, 8064 * 512, 0, 1),
+
+	/* Lies. */
+	LIES("1.2-raid10-6-copies-on-4",
+	     S(F12, 8192, 10, 0x203, 4, 128, 2048, 6144), NULL, NULL),
+	LIES("1.2-raid10-layout-bit-19",
+	     S(F12, 8192, 10, 0x80102, 4, 128, 2048, 6144), NULL, NULL),
+	LIES("1.2-raid10-near-0", S(F12, 8192, 10, 0x100, 4, 128, 2048, 6144),
+	     NULL, NULL),
+	LIES("1.2-raid5-12k-chunk", S(F12, 8192, 5, 2, 4, 24, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-raid5-2k-chunk", S(F12, 8192, 5, 2, 4, 4, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-raid0-chunk-0", S(F12, 8192, 0, 0, 2, 0, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-raid6-3disks", S(F12, 8192, 6, 2, 3, 128, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-raid5-1disk", S(F12, 8192, 5, 2, 1, 128, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-0-disks", SM(F12, 8192, 0, 0, 0, 128, 2048, 6144, 4), NULL,
+	     NULL),
+	LIES("1.2-1921-disks", SM(F12, 8192, 0, 0, 1921, 128, 2048, 6144, 384),
+	     NULL, NULL),
+	LIES("1.2-max_dev-1921", SM(F12, 8192, 1, 0, 2, 0, 2048, 6144, 1921),
+	     NULL, NULL),
+	LIES("1.2-level-7", S(F12, 8192, 7, 0, 4, 128, 2048, 6144), NULL, NULL),
+	LIES("1.2-level-minus-2", S(F12, 8192, -2, 0, 4, 128, 2048, 6144), NULL,
+	     NULL),
+	LIES("1.2-checksum", S(F12, 8192, 5, 2, 4, 128, 2048, 6144), NULL,
+	     d_flip_uuid),
+	LIES("1.2-checksum-role", S(F12, 8192, 5, 2, 4, 128, 2048, 6144), NULL,
+	     d_flip_role),
+	LIES("1.2-super_offset-lies", S(F12, 8192, 5, 2, 4, 128, 2048, 6144),
+	     m_super_offset_0, NULL),
+	LIES("1.1-major-2", S(F11, 8192, 5, 2, 4, 128, 2048, 6144), m_major_2,
+	     NULL),
+	LIES("1.2-data-offset-at-end", S(F12, 8192, 1, 0, 2, 0, 8192, 0), NULL,
+	     NULL),
+	LIES("1.2-data-offset-2^63", S(F12, 8192, 1, 0, 2, 0, 1ULL << 63, 0),
+	     NULL, NULL),
+	LIES("1.2-data-size-one-too-many", S(F12, 8192, 1, 0, 2, 0, 2048, 6145),
+	     NULL, NULL),
+	LIES("1.2-data-size-2^64-1",
+	     S(F12, 8192, 1, 0, 2, 0, 2048, UINT64_MAX), NULL, NULL),
+	LIES("1.2-data-inside-superblock", S(F12, 8192, 1, 0, 2, 0, 8, 100),
+	     NULL, NULL),
+	LIES("1.0-data-over-superblock", S(F10, 8192, 1, 0, 2, 0, 0, 8177),
+	     NULL, NULL),
+	LIES("0.90-28-disks", S(F090LE, 8192, 0, 0, 28, 4096, 0, 4000), NULL,
+	     NULL),
+	LIES("0.90-nr_disks-28", S(F090LE, 8192, 0, 0, 4, 4096, 0, 4000),
+	     m_nr_disks_28, NULL),
+	LIES("0.90-size-past-superblock", S(F090LE, 8192, 1, 0, 2, 0, 0, 4033),
+	     NULL, NULL),
+	LIES("0.90-checksum", S(F090LE, 8192, 5, 2, 4, 65536, 0, 4032), NULL,
+	     d_flip_uuid),
+	LIES("0.90-be-checksum", S(F090BE, 8192, 5, 2, 4, 65536, 0, 4032), NULL,
+	     d_flip_uuid),
+	LIES("0.90-minor-92", S(F090LE, 8192, 5, 2, 4, 65536, 0, 4032),
+	     m_minor_92, NULL),
+	LIES("0.90-raid5-chunk-3000", S(F090LE, 8192, 5, 2, 4, 3000, 0, 4032),
+	     NULL, NULL),
 };
 
 static void test_md(void **state)
@@ -389,7 +417,8 @@ static void test_absent(void **state)
 	assert_int_equal(ba_md_prober.probe(&io, 0, 4095, &c), 1);
 	assert_int_equal(ba_md_prober.probe(&io, 8192 * 512, 0, &c), 1);
 	assert_int_equal(ba_md_prober.probe(&io, UINT64_MAX, 2, &c), -EINVAL);
-	assert_int_equal(ba_md_prober.probe(&io, 4096, UINT64_MAX, &c), -EINVAL);
+	assert_int_equal(ba_md_prober.probe(&io, 4096, UINT64_MAX, &c),
+			 -EINVAL);
 
 	/* A 1.0 member whose end is cut off the image: absent. */
 	write_sb(img + 8176 * 512, &s10);
@@ -493,27 +522,33 @@ struct corpus_row {
 
 /* From util-linux's tests (peer-tools.md §2.1) and kernel-lab
  * expected/mdadm-examine.txt ("Avail Dev Size" is data_size). */
+#define MEMBER(nm, f, pt, ver, lvl, disks, dd, ch, doff, soff, dsz)         \
+	{ .name = (nm), .file = (f), .part = (pt), .version = (ver),        \
+	  .level = (lvl), .raid_disks = (disks), .data_disks = (dd),        \
+	  .chunk = (ch), .data_offset_s = (doff), .super_offset_s = (soff), \
+	  .data_size_s = (dsz) }
+
 static const struct corpus_row corpus_rows[] = {
-	{ "mdraid-1", "util-linux/images-fs/mdraid-1.img.xz", 0, "1.2", 0, 1,
-	  1, 512 * KIB_, 4096, 8, 16384 },
-	{ "vda1", "kernel-lab/vda.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
-	  2048, 8, 117952 },
-	{ "vdb1", "kernel-lab/vdb.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
-	  2048, 8, 117952 },
-	{ "vdc1", "kernel-lab/vdc.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
-	  2048, 8, 117952 },
-	{ "vdd1", "kernel-lab/vdd.img.xz", 1, "1.0", 1, 2, 1, 0, 0, 99984,
-	  99968 },
-	{ "vde1", "kernel-lab/vde.img.xz", 1, "1.0", 1, 2, 1, 0, 0, 99984,
-	  99968 },
-	{ "vdf", "kernel-lab/vdf.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_, 2048,
-	  8, 129024 },
-	{ "vdg", "kernel-lab/vdg.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_, 2048,
-	  8, 129024 },
-	{ "vdh", "kernel-lab/vdh.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_, 2048,
-	  8, 129024 },
-	{ "vdi", "kernel-lab/vdi.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_, 2048,
-	  8, 129024 },
+	MEMBER("mdraid-1", "util-linux/images-fs/mdraid-1.img.xz", 0, "1.2", 0,
+	       1, 1, 512 * KIB_, 4096, 8, 16384),
+	MEMBER("vda1", "kernel-lab/vda.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
+	       2048, 8, 117952),
+	MEMBER("vdb1", "kernel-lab/vdb.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
+	       2048, 8, 117952),
+	MEMBER("vdc1", "kernel-lab/vdc.img.xz", 1, "1.2", 5, 3, 2, 128 * KIB_,
+	       2048, 8, 117952),
+	MEMBER("vdd1", "kernel-lab/vdd.img.xz", 1, "1.0", 1, 2, 1, 0, 0, 99984,
+	       99968),
+	MEMBER("vde1", "kernel-lab/vde.img.xz", 1, "1.0", 1, 2, 1, 0, 0, 99984,
+	       99968),
+	MEMBER("vdf", "kernel-lab/vdf.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_,
+	       2048, 8, 129024),
+	MEMBER("vdg", "kernel-lab/vdg.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_,
+	       2048, 8, 129024),
+	MEMBER("vdh", "kernel-lab/vdh.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_,
+	       2048, 8, 129024),
+	MEMBER("vdi", "kernel-lab/vdi.img.xz", 0, "1.2", 10, 4, 2, 64 * KIB_,
+	       2048, 8, 129024),
 };
 
 static void test_corpus(void **state)
@@ -525,7 +560,7 @@ static void test_corpus(void **state)
 	struct ba_io io;
 	char path[4096];
 	uint8_t *img;
-	size_t len;
+	size_t len = 0;
 
 	if (!shared || !*shared) {
 		print_message("skipped: TS_SHARED is not set (no ../shared)\n");

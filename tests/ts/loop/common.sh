@@ -100,20 +100,21 @@ loop_fresh_bsz() {
 # loop_check_topology JSON DEVINDEX DISKNAME: topology of devices[DEVINDEX]
 # equals the disk's sysfs queue limits and alignment_offset, from "sysfs".
 loop_check_topology() {
-	local json=$1 idx=$2 disk=$3 line attr key want got src what
+	local json=$1 idx=$2 disk=$3 attr key want got what
+	local -A val src
+	while read -r key got what; do
+		val[$key]=$got src[$key]=$what
+	done < <(jq -r --argjson i "$idx" '.devices[$i].topology as $t
+		| $t.sources | keys[] | "\(.) \($t[.]) \($t.sources[.])"' "$json")
+	what="$(basename "$json" .json): topology"
 	while IFS=: read -r attr key; do
 		want=$(cat "/sys/block/$disk/queue/$attr")
-		read -r got src < <(jq -r --argjson i "$idx" --arg k "$key" \
-			'.devices[$i].topology | "\(.[$k]) \(.sources[$k])"' "$json")
-		what="$(basename "$json" .json): topology.$key"
-		ts_expect_eq "$what (sysfs queue/$attr)" "$want" "$got"
-		ts_expect_eq "$what source" "sysfs" "$src"
+		ts_expect_eq "$what.$key (sysfs queue/$attr), source" "$want sysfs" \
+			"${val[$key]:-none} ${src[$key]:-none}"
 	done <<<"$LOOP_QUEUE_ATTRS"
-	want=$(cat "/sys/block/$disk/alignment_offset")
-	read -r got src < <(jq -r --argjson i "$idx" \
-		'.devices[$i].topology | "\(.alignment_offset) \(.sources.alignment_offset)"' "$json")
-	ts_expect_eq "$(basename "$json" .json): topology.alignment_offset (sysfs)" "$want" "$got"
-	ts_expect_eq "$(basename "$json" .json): topology.alignment_offset source" "sysfs" "$src"
+	ts_expect_eq "$what.alignment_offset (sysfs alignment_offset), source" \
+		"$(cat "/sys/block/$disk/alignment_offset") sysfs" \
+		"${val[alignment_offset]:-none} ${src[alignment_offset]:-none}"
 }
 
 # The findings of one layer as "code:remainder,..." sorted, or "-".
@@ -154,7 +155,7 @@ loop_check_soft_block() {
 # against its table row and sysfs.  $LOOP_SECT is the logical sector size.
 loop_check_layer() {
 	local json=$1 idx=$2 lname=$3 num=$4 start=$5 size=$6 sbs=$7 want=$8
-	local sys sb zb got bsz kind
+	local sys sb zb bsz kind
 	local disk=$LOOP_NAME
 	if [ "$num" = 0 ]; then
 		sys=/sys/block/$disk
@@ -167,29 +168,26 @@ loop_check_layer() {
 		zb=$((size * LOOP_SECT))
 		kind=partition
 	fi
-	got=$(jq -r --argjson i "$idx" --arg l "$lname" '
-		[.devices[$i].layers[] | select(.name == $l)] |
-		if length == 1 then .[0] | "\(.kind) \(.start) \(.size)" else "missing(\(length))" end' "$json")
-	ts_expect_eq "$lname kind start size" "$kind $sb $zb" "$got"
+	local lkind lstart lsize lnum lao lsbs lfind
+	read -r lkind lstart lsize lnum lao lsbs lfind < <(jq -r --argjson i "$idx" --arg l "$lname" '
+		.devices[$i] as $d | [$d.layers[] | select(.name == $l)] |
+		if length == 1 then .[0] | "\(.kind) \(.start) \(.size) \(.number) \(.alignment_offset) \(.soft_block_size) \(
+			[$d.findings[] | select(.layer == $l) | "\(.code):\(.remainder)"] | sort
+			| if length == 0 then "-" else join(",") end)"
+		else "missing(\(length))" end' "$json")
+	ts_expect_eq "$lname kind start size" "$kind $sb $zb" "$lkind $lstart $lsize"
 	if [ "$num" != 0 ]; then
 		# sanity on the setup: the kernel sees what the table says
 		ts_expect_eq "$lname sysfs start,size (512-byte sectors)" \
 			"$((sb / 512)) $((zb / 512))" "$(cat "$sys/start") $(cat "$sys/size")"
-		got=$(jq -r --argjson i "$idx" --arg l "$lname" \
-			'.devices[$i].layers[] | select(.name == $l) | .number' "$json")
-		ts_expect_eq "$lname number" "$num" "$got"
+		ts_expect_eq "$lname number" "$num" "$lnum"
 	fi
-	got=$(jq -r --argjson i "$idx" --arg l "$lname" \
-		'.devices[$i].layers[] | select(.name == $l) | .alignment_offset' "$json")
 	ts_expect_eq "$lname alignment_offset = sysfs $sys/alignment_offset" \
-		"$(cat "$sys/alignment_offset")" "$got"
+		"$(cat "$sys/alignment_offset")" "$lao"
 	bsz=$(loop_fresh_bsz "/dev/$lname") || return
 	ts_expect_eq "$lname kernel soft block size (getbsz) = hand-derived" "$sbs" "$bsz"
-	got=$(jq -r --argjson i "$idx" --arg l "$lname" \
-		'.devices[$i].layers[] | select(.name == $l) | .soft_block_size' "$json")
-	ts_expect_eq "$lname soft_block_size = blockdev --getbsz" "$bsz" "$got"
-	ts_expect_eq "$lname findings" "$(sort_list "$want")" \
-		"$(loop_findings_of "$json" "$idx" "$lname")"
+	ts_expect_eq "$lname soft_block_size = blockdev --getbsz" "$bsz" "$lsbs"
+	ts_expect_eq "$lname findings" "$(sort_list "$want")" "$lfind"
 	case $want in
 	*soft-block-size*) loop_check_soft_block "$json" "$idx" "$lname" "$zb" "$sbs" "$disk" ;;
 	esac
@@ -200,7 +198,7 @@ loop_check_layer() {
 # layers not in the table (dos extended containers, checked by the test
 # itself) are listed in $LOOP_EXTRA_LAYERS.
 loop_check_device() {
-	local table=$1 want_rc=${2:-} json pjson rc row num start size sbs want
+	local table=$1 want_rc=${2:-} json pjson rc num start size sbs want
 	local disk_row pname got
 	json=$TS_TMP/$LOOP_NAME.json
 	"$BLKALIGN" check --json "$LOOP_DEV" >"$json"

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../../functions.sh"
 
 FS_DUMP=${FS_DUMP:-${BLKALIGN_BUILD:-$TS_TOP/build}/tests/fs-dump}
-FS_OUT= FS_RC=0 FS_DISK= FS_PART_START=0 FS_PART_SIZE=0
+FS_OUT='' FS_RC=0 FS_DISK='' FS_PART_START=0 FS_PART_SIZE=0
 
 # The fs-dump fixture is built with the tests; missing in CI is a failure.
 fs_require_dump() {
