@@ -116,6 +116,12 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 {
 	char a[16], b[16];
 
+	if (l->lower_device) {
+		snprintf(buf, len, "%s on %s at byte %" PRIu64,
+			 l->type ? l->type : "dm", l->lower_device,
+			 l->lower_start);
+		return;
+	}
 	if (l->raid_disks) {
 		human_size(l->raid_chunk, a, sizeof(a));
 		human_size(l->raid_stripe_width, b, sizeof(b));

@@ -103,6 +103,10 @@ struct blkalign_layer {
 	uint64_t fs_stride;		/* ext4 stride / XFS sunit, bytes */
 	uint64_t fs_stripe_width;	/* ext4 stripe_width / XFS swidth */
 	uint32_t zfs_ashift;
+
+	/* A device-mapper device: where its first target starts below. */
+	const char *lower_device;	/* "vdj", or "254:144" */
+	uint64_t lower_start;		/* bytes on the lower device */
 };
 
 enum blkalign_severity {

@@ -132,8 +132,10 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	if (rc)
 		return rc;
 	d->pub.bytes_read = proc_rchar() - rchar0;
-	if (d->pub.is_block_device) {
+	if (d->pub.is_block_device && diskdir) {
 		rc = ba_sysfs_stack(d, diskdir);
+		if (!rc)
+			rc = ba_dm_stack(ctx, d, diskdir);
 		if (rc)
 			return rc;
 	}
@@ -245,6 +247,8 @@ static int audit_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 	if (rc == -ENOMEM)
 		return rc;
 	rc = ba_sysfs_stack(d, diskdir);
+	if (!rc)
+		rc = ba_dm_stack(ctx, d, diskdir);
 	if (rc)
 		return rc;
 	ba_rules_run(d);

@@ -59,6 +59,7 @@ struct ba_device {
 	size_t nproblems, problems_cap;
 	struct ba_pool pool;
 	bool md_array;			/* the device is an md array */
+	bool dm_placed;			/* dm start judged on the lower device */
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
@@ -157,6 +158,22 @@ void ba_rules_stack_run(struct ba_device *d);
 int ba_md_holders(struct ba_device *d, int idx, const char *dir);
 bool ba_md_array(struct ba_device *d, const char *dir);
 int ba_sysfs_stack(struct ba_device *d, const char *diskdir);
+
+/* device-mapper tables (dm.c). */
+struct ba_dm_target {
+	uint64_t start_sectors, length_sectors;
+	char type[16];
+	unsigned int major, minor;	/* first device below */
+	uint64_t offset_sectors;	/* on that device */
+	uint32_t stripes;
+	uint64_t chunk_sectors;
+};
+
+int ba_dm_parse_line(const char *line, struct ba_dm_target *t);
+int ba_dm_first_target(const struct blkalign_ctx *ctx, const char *devdir,
+		       struct ba_dm_target *t);
+int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
+		const char *devdir);
 
 /* Stack: the contents of partitions as layers (stack.c). */
 int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io);

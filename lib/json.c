@@ -101,6 +101,10 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	json_object_object_add(o, "logical", json_object_new_boolean(l->logical));
 	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
 		stack_fields(o, l);
+	if (l->lower_device) {
+		put_str(o, "lower_device", l->lower_device);
+		put_int(o, "lower_start", (int64_t)l->lower_start);
+	}
 	return o;
 }
 

@@ -458,7 +458,9 @@ void ba_rules_run(struct ba_device *d)
 		}
 		if (l->extended || l->kind >= BLKALIGN_LAYER_MD)
 			continue;
-		check_start(d, (int)i);
+		/* dm.c judged a mapped device's start on the disk below. */
+		if (!(i == 0 && d->dm_placed))
+			check_start(d, (int)i);
 		if (is_partition(l))
 			check_end(d, (int)i);
 		check_soft_block(d, (int)i);
