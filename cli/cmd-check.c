@@ -205,21 +205,20 @@ int cmd_check(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++) {
 		rc = blkalign_check_path(report, argv[i]);
-		if (rc == -ENOTBLK)
-			cli_warnx("'%s' is neither an image file nor a block "
-				  "device", argv[i]);
-		else if (rc)
-			cli_warnx("cannot open '%s': %s", argv[i],
-				  strerror(-rc));
-		if (rc)
+		if (rc == -ENOMEM) {
+			cli_warnx("out of memory");
 			status |= BLKALIGN_STATUS_FAILED;
+		}
 	}
 	for (size_t i = 0; i < blkalign_report_ndevices(report); i++) {
 		const struct blkalign_device *d =
 			blkalign_report_device(report, i);
 
 		for (size_t k = 0; k < d->nproblems; k++)
-			cli_warnx("%s: %s", d->path, d->problems[k]);
+			if (d->failed)
+				cli_warnx("%s", d->problems[k]);
+			else
+				cli_warnx("%s: %s", d->path, d->problems[k]);
 	}
 	if (json) {
 		if (blkalign_report_write_json(report, stdout)) {

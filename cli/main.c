@@ -20,6 +20,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "check", cmd_check, "audit the alignment of images and devices" },
+	{ "model", cmd_model, "predict the I/O cost of a layout for workloads" },
+	{ "trace", cmd_trace, "record the block requests a command causes" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -239,6 +239,11 @@ void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
 
 		if (i)
 			fputc('\n', out);
+		if (d->failed) {
+			fprintf(out, "%s: not audited: %s\n", d->path,
+				d->nproblems ? d->problems[0] : "cannot open");
+			continue;
+		}
 		human_size(d->size, size, sizeof(size));
 		fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
 			color ? BOLD : "", d->path, color ? RESET : "", size,

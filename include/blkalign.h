@@ -160,6 +160,7 @@ struct blkalign_device {
 	const struct blkalign_finding *findings;	/* worst first */
 	size_t nproblems;
 	const char *const *problems;	/* what could not be read */
+	bool failed;			/* could not be opened at all */
 };
 
 /* Topology options for image files; a field of 0 keeps the default. */
@@ -300,6 +301,13 @@ struct blkalign_model_cost {
 	uint64_t raid_rcw_stripes;	/* reconstruct-write */
 	uint64_t raid_reads;		/* member chunk reads */
 	uint64_t raid_writes;		/* member chunk writes */
+	/*
+	 * The cap depends on how contiguous the memory is where it is not
+	 * one segment per bio (direct I/O: the user buffer; reads: the
+	 * page cache): from one segment per page to max_segment_size.
+	 */
+	uint64_t request_cap_min;
+	uint64_t request_cap_max;
 };
 
 /* A workload on the actual layer and on the same layer aligned. */
@@ -339,7 +347,8 @@ double blkalign_model_ratio(uint64_t actual, uint64_t aligned);
 int blkalign_finding_cost(const struct blkalign_device *d,
 			  const struct blkalign_finding *f, char *buf,
 			  size_t len);
-int blkalign_model_write_json(const struct blkalign_model_geometry *g,
+int blkalign_model_write_json(const char *target,
+			      const struct blkalign_model_geometry *g,
 			      const char *const *layer_names,
 			      const struct blkalign_model *models,
 			      size_t nmodels, FILE *out);

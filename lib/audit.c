@@ -41,6 +41,47 @@ static uint64_t proc_rchar(void)
 	return v;
 }
 
+static void dos_findings(struct ba_device *d, struct ba_io *io)
+{
+	static const char *const why[] = {
+		[BA_EBR_LOOP] = "loops back on itself",
+		[BA_EBR_OUTSIDE] = "points outside the extended partition",
+		[BA_EBR_BROKEN] = "reaches a record without its signature",
+	};
+	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+	struct ba_dos_check chk;
+	struct blkalign_finding *f;
+	int rc;
+
+	rc = ba_dos_check(io, lss, &chk);
+	if (rc < 0) {
+		ba_device_problem(d, "cannot read the dos table: %s",
+				  strerror(-rc));
+		return;
+	}
+	if (!d->pub.scheme && chk.has_signature && chk.nprimary &&
+	    !chk.protective)
+		ba_device_problem(d, "sector 0 holds a dos table with %u "
+				     "partitions that could not be read",
+				  chk.nprimary);
+	if (chk.state == BA_EBR_OK)
+		return;
+	f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR, 0);
+	if (!f)
+		return;
+	f->value = chk.bad_lba * lss;
+	f->message = ba_pool_printf(
+		&d->pool,
+		"the chain of logical partitions on '%s' %s at sector %" PRIu64
+		", after %u logical partitions",
+		d->pub.name, why[chk.state], chk.bad_lba, chk.nlogical);
+	f->explanation = "logical partitions after the break are not listed "
+			 "and their alignment is not checked; the kernel and "
+			 "partitioning tools may disagree about them";
+	f->fix = "inspect with 'sfdisk -d' and rewrite the logical partitions "
+		 "with sfdisk or fdisk";
+}
+
 static void gpt_findings(struct ba_device *d, struct ba_io *io)
 {
 	static const char *const which[] = { "primary", "backup" };
@@ -53,8 +94,19 @@ static void gpt_findings(struct ba_device *d, struct ba_io *io)
 		return;
 	h[0] = &chk.primary;
 	h[1] = &chk.backup;
-	if (h[0]->state == BA_GPT_ABSENT && h[1]->state == BA_GPT_ABSENT)
+	if (h[0]->state == BA_GPT_ABSENT && h[1]->state == BA_GPT_ABSENT) {
+		char sig[8];
+
+		/* A 4Kn GPT read with 512-byte sectors has its header at 4096. */
+		if (!d->pub.scheme &&
+		    d->pub.topology.logical_sector_size.value == 512 &&
+		    ba_io_read(io, 4096, sizeof(sig), sig) == 0 &&
+		    !memcmp(sig, "EFI PART", 8))
+			ba_device_problem(d, "a GPT for 4096-byte sectors is "
+					     "here: use --logical-sector-size "
+					     "4096");
 		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		struct blkalign_finding *f;
 
@@ -89,6 +141,10 @@ static void gpt_findings(struct ba_device *d, struct ba_io *io)
 			"'r' then 'b' or 'c', then 'w'; or sgdisk -e)" :
 			"restore the table from a backup (sgdisk --load-backup)";
 	}
+	if (h[0]->state != BA_GPT_OK && h[1]->state != BA_GPT_OK &&
+	    !d->pub.scheme)
+		ba_device_problem(d, "no partitions listed: neither GPT "
+				     "header is intact");
 }
 
 /*
@@ -128,6 +184,8 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 				  strerror(-rc));
 	ba_io_init_fd(&io, fd, d->pub.size);
 	gpt_findings(d, &io);
+	if (!d->pub.scheme || !strcmp(d->pub.scheme, "dos"))
+		dos_findings(d, &io);
 	rc = ba_stack_probe(d, fd, &io);
 	if (rc)
 		return rc;
@@ -290,6 +348,7 @@ static void finish_device(struct blkalign_report *r, struct ba_device *d)
 }
 
 static int skip_entry(const struct dirent *e);
+static int check_file(struct blkalign_report *r, const char *path);
 
 /* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
 static char *find_partition_dir(const struct blkalign_ctx *ctx,
@@ -360,6 +419,29 @@ out:
 	return rc;
 }
 
+/*
+ * A target that cannot be audited at all still appears in the report,
+ * with why, and sets the operational-error bit: the JSON then says what
+ * the exit status says.
+ */
+static int failed_target(struct blkalign_report *r, const char *path, int rc)
+{
+	struct ba_device *d = new_device(r, path);
+
+	if (!d)
+		return -ENOMEM;
+	if (rc == -ENOTBLK)
+		ba_device_problem(d, "'%s' is neither an image file nor a "
+				     "block device", path);
+	else
+		ba_device_problem(d, "cannot open '%s': %s", path,
+				  strerror(-rc));
+	d->pub.failed = true;
+	ba_device_publish(d);
+	r->status |= BLKALIGN_STATUS_FAILED;
+	return rc;
+}
+
 /**
  * blkalign_check_path: audit one image file or block device (or, with a
  * sysroot, the named device of the saved tree) and add it to @r.
@@ -368,17 +450,28 @@ out:
  */
 int blkalign_check_path(struct blkalign_report *r, const char *path)
 {
+	int rc;
+
+	if (!r || !path)
+		return -EINVAL;
+	if (r->ctx->sysroot &&
+	    (path[0] != '/' || strncmp(path, "/dev/", 5) == 0))
+		rc = check_sysroot_name(r, path);
+	else
+		rc = check_file(r, path);
+	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
+}
+
+/*
+ * Open and audit one image or device.  Returns -errno without recording
+ * anything when it cannot be opened (the caller decides what that means).
+ */
+static int check_file(struct blkalign_report *r, const char *path)
+{
 	char *devdir = NULL, *diskdir = NULL;
 	struct ba_device *d;
 	struct stat st;
 	int fd, rc;
-
-	if (!r || !path)
-		return -EINVAL;
-	if (r->ctx->sysroot && strncmp(path, "/", 1) != 0)
-		return check_sysroot_name(r, path);
-	if (r->ctx->sysroot && strncmp(path, "/dev/", 5) == 0)
-		return check_sysroot_name(r, path);
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -477,16 +570,13 @@ int blkalign_check_all(struct blkalign_report *r)
 		}
 		if (asprintf(&path, "/dev/%s", name) < 0)
 			break;
-		rc = blkalign_check_path(r, path);
+		rc = check_file(r, path);
 		if (rc && rc != -ENOMEM) {
 			/* No node or no permission: the kernel's view only. */
-			struct ba_device *d = r->ndevices ?
-				r->devices[r->ndevices - 1] : NULL;
-
-			(void)d;
 			rc = check_sysroot_name(r, path);
 			if (!rc) {
-				d = r->devices[r->ndevices - 1];
+				struct ba_device *d = r->devices[r->ndevices - 1];
+
 				ba_device_problem(d, "cannot open '%s'; sysfs "
 						     "view only", path);
 				finish_device(r, d);

@@ -143,6 +143,25 @@ struct ba_gpt_check {
 	struct ba_gpt_header primary, backup;
 };
 
+/* The EBR chain of a dos table (probe/dos.c). */
+enum ba_ebr_state {
+	BA_EBR_OK = 0,
+	BA_EBR_LOOP,		/* a link points back into the chain */
+	BA_EBR_OUTSIDE,		/* a link points outside the extended area */
+	BA_EBR_BROKEN,		/* an EBR without its 55 aa signature */
+};
+
+struct ba_dos_check {
+	bool has_signature;	/* 55 aa at 0x1fe of sector 0 */
+	bool protective;	/* an 0xee entry: a GPT's protective MBR */
+	unsigned int nprimary, nlogical;
+	enum ba_ebr_state state;
+	uint64_t bad_lba;	/* where the chain breaks */
+};
+
+int ba_dos_check(struct ba_io *io, uint32_t sector_size,
+		 struct ba_dos_check *out);
+
 int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_gpt_check *out);
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);

@@ -27,6 +27,8 @@ static const struct blkalign_code codes[] = {
 	  "partition ends past the end of the device" },
 	{ "partition-outside-container", BLKALIGN_ERROR,
 	  "logical or nested partition outside its container" },
+	{ "dos-ebr-chain", BLKALIGN_ERROR,
+	  "the chain of extended boot records loops or leaves its area" },
 	{ "gpt-primary-bad", BLKALIGN_ERROR, "primary GPT header corrupt" },
 	{ "gpt-backup-bad", BLKALIGN_ERROR, "backup GPT header corrupt" },
 	{ "stack-misaligned", BLKALIGN_ERROR,

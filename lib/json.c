@@ -141,7 +141,8 @@ static struct json_object *device_json(const struct blkalign_device *d)
 
 	put_str(o, "path", d->path);
 	put_str(o, "name", d->name);
-	put_str(o, "type", d->is_block_device ? "block" : "image");
+	put_str(o, "type", d->failed ? "unknown" :
+			   d->is_block_device ? "block" : "image");
 	put_int(o, "size", (int64_t)d->size);
 	put_str(o, "scheme", d->scheme);
 	put_int(o, "bytes_read", (int64_t)d->bytes_read);

@@ -19,7 +19,8 @@ uint32_t blkalign_soft_block_size(uint64_t size_bytes,
 {
 	uint32_t bsize = logical_sector_size ? logical_sector_size : 512;
 
-	while (bsize < page_size) {
+	/* bsize cannot pass 2^31 without wrapping to 0 */
+	while (bsize < page_size && bsize <= UINT32_MAX / 2) {
 		if (size_bytes & bsize)
 			break;
 		bsize <<= 1;

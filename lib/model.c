@@ -30,9 +30,12 @@
  *   mpage_readahead(): multi-page bios), untouched by the soft block
  *   size; the window is read_ahead_kb, or the read size up to
  *   max_sectors_kb when the read is larger (mm/readahead.c
- *   ractl_max_pages()); page cache folios are often physically
- *   contiguous, so a request holds up to max_segments * max_segment_size
- *   (measured: 2560 sectors with max_sectors_kb 1280).
+ *   ractl_max_pages()), and a sequential reader sets off one window past
+ *   the last byte it reads (the PG_readahead marker on the first page of
+ *   each window).  Page cache folios are often physically contiguous, so
+ *   a request holds up to max_segments * max_segment_size (measured:
+ *   2560 sectors with max_sectors_kb 1280; fragmented memory splits
+ *   some requests below that).
  * - Direct I/O builds bios from the user buffer (block/fops.c
  *   __blkdev_direct_IO*), one segment per page of a page-aligned buffer,
  *   split by bio_split_rw() at max_segments and at max_sectors, the
@@ -493,16 +496,26 @@ static uint64_t buffered_read(struct sim *s, uint64_t off, uint64_t end,
 	return taken;
 }
 
-/* The request cap for buffered reads of I/Os of @io_size bytes. */
+/*
+ * The readahead window for sequential reads of @io_size: read_ahead_kb,
+ * or a read larger than that up to the hardware's optimal size
+ * (mm/readahead.c ractl_max_pages(): io_pages = max_sectors_kb).
+ */
+static uint64_t ra_window(const struct geom *g, uint64_t io_size)
+{
+	uint64_t window = g->ra_bytes;
+
+	if (io_size > window && g->max_bytes > window)
+		window = min64(io_size, g->max_bytes);
+	return max64(round_down(window, g->page), g->page);
+}
+
+/* The request cap for buffered reads: sequential ones read ahead. */
 static uint64_t read_cap(const struct geom *g, uint64_t io_size, bool ahead)
 {
-	uint64_t window = g->ra_bytes, cap;
+	uint64_t window = ahead ? ra_window(g, io_size) : io_size;
+	uint64_t cap = min64(g->max_bytes, g->max_segs * g->max_seg_size);
 
-	/* ractl_max_pages(): a read larger than the window may go up to
-	 * the hardware's optimal size (io_pages = max_sectors_kb). */
-	if (!ahead || (io_size > window && g->max_bytes > window))
-		window = ahead ? min64(io_size, g->max_bytes) : io_size;
-	cap = min64(g->max_bytes, g->max_segs * g->max_seg_size);
 	cap = min64(cap, max64(window, g->page));
 	return max64(round_down(cap, g->page), g->page);
 }
@@ -591,10 +604,14 @@ static uint64_t unit_buffered_write(struct sim *s, uint64_t off, uint64_t end)
 	return buffered_write(s, off, end, true);
 }
 
+/* One readahead window, in requests of the read cap. */
 static uint64_t unit_buffered_read(struct sim *s, uint64_t off, uint64_t end)
 {
-	return buffered_read(s, off, end,
-			     read_cap(&s->g, s->w->io_size, true), true);
+	uint64_t w = min64(ra_window(&s->g, s->w->io_size), end - off);
+
+	buffered_read(s, off, off + w, read_cap(&s->g, s->w->io_size, true),
+		      false);
+	return w;
 }
 
 /* One direct I/O; the RAID below sees it alone. */
@@ -634,20 +651,32 @@ static void random_io(struct sim *s, uint64_t off)
 	}
 }
 
-/* The largest request the rules allow for the workload (see the top). */
-static uint64_t request_cap(const struct sim *s)
+/*
+ * The largest request the rules allow for the workload (see the top),
+ * with segments of @seg bytes where memory contiguity decides (direct
+ * I/O buffers, page cache reads); 0: the model's own assumption.
+ */
+static uint64_t request_cap(const struct sim *s, uint64_t seg)
 {
 	const struct geom *g = &s->g;
 	const struct blkalign_workload *w = s->w;
-	uint64_t seg = min64(g->page, g->max_seg_size);
 
-	if (w->path == BLKALIGN_IO_DIRECT)
+	if (w->path == BLKALIGN_IO_DIRECT) {
+		if (!seg)
+			seg = min64(g->page, g->max_seg_size);
 		return min64(w->io_size,
 			     min64(round_down(g->max_bytes, g->lss),
 				   g->max_segs * seg));
-	if (w->dir == BLKALIGN_IO_READ)
-		return read_cap(g, w->io_size,
-				w->pattern == BLKALIGN_IO_SEQUENTIAL);
+	}
+	if (w->dir == BLKALIGN_IO_READ) {
+		uint64_t cap = read_cap(g, w->io_size,
+					w->pattern == BLKALIGN_IO_SEQUENTIAL);
+
+		if (seg)
+			cap = min64(cap, max64(round_down(g->max_segs * seg,
+							  g->page), g->page));
+		return cap;
+	}
 	/* pre-4.11 with a virt boundary: only the pair across a boundary */
 	if (g->mask && s->kernel == BLKALIGN_KERNEL_PRE_4_11 &&
 	    s->sbs < g->mask + 1)
@@ -789,10 +818,20 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 				   unit_buffered_write);
 			raid_write_range(&s, s.start, round_up(total, s.sbs));
 		} else {
+			/*
+			 * Readahead windows cover the bytes read, and the
+			 * last one read sets off one more (the async marker
+			 * sits on the first page of each window).
+			 */
+			uint64_t win = ra_window(&s.g, w->io_size);
+			uint64_t ahead = ((total + win - 1) / win + 1) * win;
+
 			total = round_up(total, s.g.lss);
 			s.a.ios = (total + w->io_size - 1) / w->io_size;
-			run_stream(&s, total, period, bound,
-				   unit_buffered_read);
+			ahead = min64(ahead, round_down(l->size, s.g.page));
+			period = lcm64(period, win);
+			run_stream(&s, max64(ahead, round_up(total, s.g.page)),
+				   period, bound, unit_buffered_read);
 		}
 	} else {
 		uint64_t n = total / w->io_size, positions, step;
@@ -817,7 +856,9 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 	finish_cost(&s, out);
 	out->bytes = total;
 	out->soft_block_size = (uint32_t)s.sbs;
-	out->request_cap = request_cap(&s);
+	out->request_cap = request_cap(&s, 0);
+	out->request_cap_min = request_cap(&s, min64(s.g.page, s.g.max_seg_size));
+	out->request_cap_max = request_cap(&s, s.g.max_seg_size);
 	return 0;
 }
 

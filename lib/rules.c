@@ -227,7 +227,7 @@ static void check_end(struct ba_device *d, int i)
 	uint64_t r = off_grid(end, (uint64_t)ao_of(d), pss);
 	struct blkalign_finding *f;
 
-	if (!r || l->size < r)
+	if (!r)
 		return;
 	f = ba_device_add_finding(d, "size-physical", BLKALIGN_WARNING, i);
 	if (!f)
@@ -235,7 +235,7 @@ static void check_end(struct ba_device *d, int i)
 	f->value = end;
 	f->granularity = pss;
 	f->remainder = r;
-	f->suggested = l->size - r;
+	f->suggested = l->size >= r ? l->size - r : 0;
 	f->message = ba_pool_printf(
 		&d->pool,
 		"'%s' ends at byte %" PRIu64 ", %" PRIu64 " bytes into a "
@@ -429,6 +429,14 @@ static void check_device(struct ba_device *d)
 	}
 }
 
+static bool has_partitions(const struct ba_device *d)
+{
+	for (size_t i = 1; i < d->nlayers; i++)
+		if (is_partition(&d->layers[i]))
+			return true;
+	return false;
+}
+
 /**
  * ba_rules_run: apply every rule to every layer of @d.  Layer 0 is the
  * disk; extended containers get only the layout rules.
@@ -458,8 +466,12 @@ void ba_rules_run(struct ba_device *d)
 		}
 		if (l->extended || l->kind >= BLKALIGN_LAYER_MD)
 			continue;
-		/* dm.c judged a mapped device's start on the disk below. */
-		if (!(i == 0 && d->dm_placed))
+		/*
+		 * The disk's own start (LBA 0, off the grid when the
+		 * alignment offset is not 0) matters only when the disk is
+		 * used whole; dm.c judged a mapped device's start already.
+		 */
+		if (i > 0 || (!d->dm_placed && !has_partitions(d)))
 			check_start(d, (int)i);
 		if (is_partition(l))
 			check_end(d, (int)i);

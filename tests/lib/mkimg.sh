@@ -168,7 +168,7 @@ ba_findings() {
 # findings ("layer code severity" lines; none for an empty heredoc), and
 # the text report mentions each code with its layer and no other code.
 ba_expect_findings() {
-	local what=$1 name=$2 want got line layer code sev c
+	local what=$1 name=$2 want got layer code c
 	want=$(grep -v '^[[:space:]]*$' | sed 's/^[[:space:]]*//' | sort)
 	got=$(ba_findings "$name")
 	if [ "$want" = "$got" ]; then
@@ -178,7 +178,7 @@ ba_expect_findings() {
 		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
 			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
 	fi
-	while read -r layer code sev; do
+	while read -r layer code _; do
 		[ -n "$code" ] || continue
 		grep -E -- "(^|[^a-z-])$code([^a-z-]|$)" "$TS_TMP/$name.txt" |
 			grep -F -q -- "$layer" ||

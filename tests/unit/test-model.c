@@ -73,29 +73,38 @@ static const struct cost_row cost_rows[] = {
 	{ "1.4-p2-direct-write", LOOP, { S(1003520), S(1000000) },
 	  WL(W, SEQ, DIR, M(1), M(256)), CUR,
 	  512, K(512), K(512), K(512), 0, 512 * 1024 },
-	/* buffered reads: readahead window 2560 KiB (loop read_ahead_kb),
-	 * cap min(1280 KiB, 128 x 64 KiB) = 1280 KiB = 2560 sectors;
-	 * 256 MiB / 1280 KiB = 204.8: 204 full + one of 1 MiB (measured
-	 * 208: readahead ramp and read-past) */
+	/*
+	 * buffered reads: readahead window 2560 KiB (loop read_ahead_kb),
+	 * cap min(1280 KiB, 128 x 64 KiB) = 1280 KiB = 2560 sectors.  The
+	 * windows cover the 256 MiB read, ceil(262144 / 2560) = 103, and
+	 * the last one sets off one more: 104 x 2 = 208 requests of 1280
+	 * KiB (measured: 208 requests, 2560 sectors), 266240 KiB = 532480
+	 * sectors.
+	 */
 	{ "1.4-p1-buffered-read", LOOP, { S(2048), S(999999) },
 	  WL(R, SEQ, BUF, M(1), M(256)), CUR,
-	  205, K(1280), M(1), K(1280), 0, 256 * 2048, K(1280), 204, M(1), 1 },
+	  208, K(1280), K(1280), K(1280), 0, 532480, K(1280), 208 },
 	{ "1.4-p3-buffered-read", LOOP, { S(2004992), S(1000002) },
 	  WL(R, SEQ, BUF, M(1), M(256)), CUR,
-	  205, K(1280), M(1), K(1280), 0, 256 * 2048, K(1280), 204 },
+	  208, K(1280), K(1280), K(1280), 0, 532480, K(1280), 208 },
 	/* direct reads like direct writes (measured 512 / 1024 sectors) */
 	{ "1.4-p3-direct-read", LOOP, { S(2004992), S(1000002) },
 	  WL(R, SEQ, DIR, M(1), M(256)), CUR,
 	  512, K(512), K(512), K(512), 0, 512 * 1024 },
 	/* read_ahead_kb 128: a 1 MiB read is its own window
-	 * (ractl_max_pages(): min(req, io_pages)): 1 GiB / 1 MiB */
+	 * (ractl_max_pages(): min(req, io_pages)): 1 GiB / 1 MiB + 1 */
 	{ "read-window-is-the-read", LOOP_RA128, { M(1), M(2048) },
 	  WL(R, SEQ, BUF, M(1), M(1024)), CUR,
-	  1024, M(1), M(1), M(1), 0, 1024 * 2048 },
-	/* 4 KiB reads with read_ahead_kb 128: 128 KiB readahead requests */
+	  1025, M(1), M(1), M(1), 0, 1025 * 2048 },
+	/* 4 KiB reads with read_ahead_kb 128: 128 KiB windows, 512 + 1 */
 	{ "read-4k-window-128k", LOOP_RA128, { M(1), M(2048) },
 	  WL(R, SEQ, BUF, K(4), M(64)), CUR,
-	  512, K(128), K(128), K(128), 0, 512 * 256 },
+	  513, K(128), K(128), K(128), 0, 513 * 256 },
+	/* the window past the end is cut at the layer end: a 4 MiB layer
+	 * read whole is 4 MiB = 3 x 1280 KiB + 256 KiB */
+	{ "read-ahead-stops-at-the-end", LOOP, { M(1), M(4) },
+	  WL(R, SEQ, BUF, M(1), M(4)), CUR,
+	  4, K(1280), K(256), K(1280), 0, 8192, K(1280), 3, K(256), 1 },
 	/* random 4 KiB buffered reads: read as is, one page each */
 	{ "rand-read-4k-buffered", LOOP, { M(1), M(2048) },
 	  WL(R, RND, BUF, K(4), M(4)), CUR,

@@ -72,10 +72,17 @@ struct rules_row {
 
 /* The disk layer of a 512e disk with ao 3584 starts 512 bytes off the
  * grid {3584 + k * 4096}: off(0) = (0 - 3584) mod 4096 = 512; next grain
- * point 3584 (the 1 MiB grid is {3584 + k * 1 MiB}). */
+ * point 3584 (the 1 MiB grid is {3584 + k * 1 MiB}).  Only reported when
+ * the disk has no partitions (it is used whole). */
 #define DISK_AO3584 { "start-physical", 0, E, 0, 4096, 512, 3584 }
 
 static const struct rules_row rules_rows[] = {
+	{
+		.name = "ao3584-whole-disk-no-partitions",
+		.t = T4KAO, .disk_size = GIB,
+		.p = { { 0 } },
+		.f = { DISK_AO3584 },
+	},
 	{
 		.name = "aligned-1mib-512e",
 		.t = T4K, .disk_size = GIB,
@@ -103,7 +110,6 @@ static const struct rules_row rules_rows[] = {
 		.t = T4KAO, .disk_size = GIB,
 		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
 		.f = {
-			DISK_AO3584,
 			{ "start-mib", 1, I, 32256, MIB, 28672, 1052160 },
 		},
 	},
@@ -115,7 +121,6 @@ static const struct rules_row rules_rows[] = {
 		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
 			 .want_ao = 3584 } },
 		.f = {
-			DISK_AO3584,
 			{ "start-physical", 1, E, MIB, 4096, 512, 1052160 },
 			{ "size-physical", 1, W, 2 * MIB, 4096, 512, MIB - 512 },
 		},
@@ -388,8 +393,6 @@ static const struct rules_row rules_rows[] = {
 			{ "soft-block-size", 1, W, 512, 4096, 512, 0, 512,
 			  65536, 524288 },
 		},
-		.known_bug = "rules.c check_end() skips size-physical when the "
-			     "partition is smaller than the remainder",
 	},
 };
 

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-trace.c - `blkalign trace`: record the block requests the kernel
+ * issues to a device while a command runs (or for a while), and say what
+ * they were: sizes, alignment, partial physical sectors, latency.
+ * Tracefs is left as it was found, also on SIGINT, SIGTERM and errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+	OPT_REPLAY = 256,
+	OPT_PSS,
+	OPT_BUFFER,
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " trace [options] <device> -- <command> [<arg>...]\n"
+	      " " PROGRAM " trace [options] <device> --duration <seconds>\n"
+	      " " PROGRAM " trace [options] --replay <file>\n"
+	      "\nRecord the block requests the kernel issues to <device> (a disk or a\n"
+	      "partition) while <command> runs, or for <seconds>, from the tracefs\n"
+	      "events block_rq_issue and block_rq_complete, and summarise them:\n"
+	      "requests by direction, sizes, alignment to the physical sector and\n"
+	      "to the partition start, partial physical sectors, latency.  Needs\n"
+	      "root.  A private tracefs instance is used and removed afterwards.\n"
+	      "\nOptions:\n"
+	      " -d, --duration <seconds>        record for <seconds> (no command)\n"
+	      " -r, --raw <file>                save every event line to <file>\n"
+	      "     --replay <file>             summarise a file saved with --raw\n"
+	      "     --physical-sector-size <n>  judge requests against this physical\n"
+	      "                                 sector size (default: the device's)\n"
+	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n"
+	      " -J, --json                      print the summary as JSON\n"
+	      " -h, --help                      display this help\n"
+	      "\nExit status: 0 traced, 4 tracing failed or the command failed,\n"
+	      "16 usage error, 128 + N when stopped by signal N.\n"
+	      "\nFor more details see blkalign(8).\n",
+	      out);
+}
+
+static volatile sig_atomic_t got_signal;
+static int wake_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig != SIGCHLD)
+		got_signal = sig;
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
+		/* the pipe is full: poll wakes anyway */
+	}
+	errno = saved;
+}
+
+static void set_signals(void (*fn)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void hsize(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 1048576 && b % 1048576 == 0)
+		snprintf(buf, len, "%" PRIu64 "M", b / 1048576);
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, len, "%" PRIu64 "K", b / 1024);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+static void hlat(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 10000000)
+		snprintf(buf, len, "%.0fms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
+}
+
+static void print_dir(const char *name, const struct blkalign_trace_dir *d,
+		      FILE *out)
+{
+	char mx[24], avg[24], l50[24], l90[24], l99[24], lmax[24];
+
+	if (!d->requests)
+		return;
+	hsize(d->request_max, mx, sizeof(mx));
+	hsize(d->bytes / d->requests, avg, sizeof(avg));
+	hlat(d->lat_p50_ns, l50, sizeof(l50));
+	hlat(d->lat_p90_ns, l90, sizeof(l90));
+	hlat(d->lat_p99_ns, l99, sizeof(l99));
+	hlat(d->lat_max_ns, lmax, sizeof(lmax));
+	fprintf(out, "  %-9s %9" PRIu64 " %13" PRIu64 " %7s %7s %8" PRIu64
+		" %7" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s/%s/%s/%s\n",
+		name, d->requests, d->bytes, mx, avg, d->off_physical,
+		d->off_page_in_layer, d->partial_requests, d->rmw, l50, l90,
+		l99, lmax);
+}
+
+static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
+			FILE *out)
+{
+	char s[24];
+
+	if (!d->requests)
+		return;
+	fprintf(out, "  %s sizes:", name);
+	for (size_t i = 0; i < d->nsizes; i++) {
+		hsize(d->sizes[i].bytes, s, sizeof(s));
+		fprintf(out, "%s %s x%" PRIu64, i ? "," : "", s,
+			d->sizes[i].count);
+	}
+	if (d->sizes_other)
+		fprintf(out, ", other x%" PRIu64, d->sizes_other);
+	fputc('\n', out);
+}
+
+static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
+{
+	static const char *const names[] = { "read", "write", "discard",
+					     "flush", "other" };
+	const struct blkalign_trace_dir *dirs[] = { &s->read, &s->write,
+						    &s->discard, &s->flush,
+						    &s->other };
+
+	fprintf(out, "%s: disk %u:%u", s->device ? s->device : "-", s->major,
+		s->minor);
+	if (s->layer_start)
+		fprintf(out, ", layer at byte %" PRIu64 " (sector %" PRIu64 ")",
+			s->layer_start, s->layer_start / 512);
+	fprintf(out, ", %" PRIu64 " bytes; logical %u, physical %u, "
+		"alignment offset %u\n",
+		s->layer_size, s->logical_sector_size, s->physical_sector_size,
+		s->alignment_offset);
+	fprintf(out, "%" PRIu64 " events in %.3f s, %" PRIu64 " lost, %" PRIu64
+		" completions without issue\n\n",
+		s->events, s->seconds, s->lost_events, s->unmatched);
+	fprintf(out, "  %-9s %9s %13s %7s %7s %8s %7s %8s %6s  %s\n", "DIR",
+		"REQUESTS", "BYTES", "MAX", "AVG", "OFF-PHYS", "OFF-4K",
+		"PARTIAL", "RMW", "LATENCY p50/p90/p99/max");
+	for (size_t i = 0; i < 5; i++)
+		print_dir(names[i], dirs[i], out);
+	fputc('\n', out);
+	for (size_t i = 0; i < 5; i++)
+		print_sizes(names[i], dirs[i], out);
+}
+
+static int replay(struct blkalign_trace *t, const char *file)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(file, "re");
+	int rc = 0;
+
+	if (!f) {
+		cli_warnx("cannot open '%s': %s", file, strerror(errno));
+		return -errno;
+	}
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		rc = blkalign_trace_feed(t, line);
+		if (rc == -EINVAL) {
+			cli_warnx("%s: cannot parse '%s'", file, line);
+			rc = 0;
+		} else if (rc) {
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* Run @cmd while recording; returns the command's wait status or -errno. */
+static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
+		      int *wstatus)
+{
+	double end = duration > 0 ? now_s() + duration : 0;
+	pid_t child = -1;
+	int rc = 0;
+
+	if (cmd) {
+		child = fork();
+		if (child < 0)
+			return -errno;
+		if (child == 0) {
+			set_signals(SIG_DFL);
+			close(wake_pipe[0]);
+			close(wake_pipe[1]);
+			execvp(cmd[0], cmd);
+			fprintf(stderr, PROGRAM ": cannot run '%s': %s\n", cmd[0],
+				strerror(errno));
+			_exit(127);
+		}
+	}
+	for (;;) {
+		struct pollfd p[2] = {
+			{ blkalign_trace_fd(t), POLLIN, 0 },
+			{ wake_pipe[0], POLLIN, 0 },
+		};
+		int timeout = 200;
+		char drain[64];
+
+		if (end) {
+			double left = end - now_s();
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		if (poll(p, 2, timeout) < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		if (p[1].revents & POLLIN)
+			while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
+				;
+		rc = blkalign_trace_read(t);
+		if (rc < 0)
+			break;
+		rc = 0;
+		if (got_signal)
+			break;
+		if (child > 0 && waitpid(child, wstatus, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+	}
+	/* whatever happened: tracefs first */
+	if (blkalign_trace_stop(t) && !rc)
+		rc = -EIO;
+	if (child > 0) {
+		if (got_signal)
+			kill(child, got_signal);
+		while (waitpid(child, wstatus, 0) < 0 && errno == EINTR)
+			;
+	}
+	return rc;
+}
+
+static void log_to_stderr(void *data, const char *msg)
+{
+	(void)data;
+	cli_warnx("%s", msg);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "raw", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct blkalign_trace_opts topts = { 0 };
+	struct blkalign_trace *t = NULL;
+	struct blkalign_ctx *ctx = NULL;
+	const char *raw = NULL, *replay_file = NULL, *device = NULL;
+	char **cmd = NULL;
+	double duration = 0;
+	int nopt = argc, c, rc, wstatus = 0, status = 0;
+	bool json = false;
+	int64_t v;
+
+	/* everything after "--" is the command */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			nopt = i;
+			cmd = argv + i + 1;
+			break;
+		}
+	}
+	while ((c = getopt_long(nopt, argv, "d:r:Jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': {
+			char *end;
+
+			errno = 0;
+			duration = strtod(optarg, &end);
+			if (errno || *end || end == optarg || duration <= 0 ||
+			    duration > 86400 * 365) {
+				cli_warnx("invalid duration '%s'", optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			break;
+		}
+		case 'r':
+			raw = optarg;
+			break;
+		case OPT_REPLAY:
+			replay_file = optarg;
+			break;
+		case OPT_PSS:
+			if (cli_parse_int(optarg, 512, 65536, &v) || (v & (v - 1))) {
+				cli_warnx("invalid physical sector size '%s'",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			topts.physical_sector_size = (uint32_t)v;
+			break;
+		case OPT_BUFFER:
+			if (cli_parse_int(optarg, 64, 1 << 20, &v)) {
+				cli_warnx("invalid buffer size '%s'", optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			topts.buffer_size_kb = (uint32_t)v;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '" PROGRAM " trace --help' for "
+					"more information.\n");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (optind < nopt)
+		device = argv[optind++];
+	if (optind < nopt) {
+		cli_warnx("unexpected argument '%s' (the command goes after "
+			  "'--')", argv[optind]);
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (cmd && !*cmd) {
+		cli_warnx("no command after '--'");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (replay_file ? (device || cmd || duration > 0) :
+			  (!device || !!cmd == (duration > 0))) {
+		cli_warnx(replay_file ?
+				  "--replay takes no device, command or duration" :
+			  !device ? "no device to trace" :
+				    "give a command after '--' or --duration, "
+				    "not both");
+		fprintf(stderr, "Try '" PROGRAM " trace --help' for more "
+				"information.\n");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (!replay_file && geteuid() != 0) {
+		cli_warnx("trace needs root: tracefs and the block request "
+			  "events are only accessible to root");
+		return BLKALIGN_STATUS_FAILED;
+	}
+
+	ctx = blkalign_new_ctx();
+	if (!ctx) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	if (raw) {
+		topts.raw = fopen(raw, "we");
+		if (!topts.raw) {
+			cli_warnx("cannot open '%s': %s", raw, strerror(errno));
+			status = BLKALIGN_STATUS_FAILED;
+			goto out;
+		}
+	}
+	rc = blkalign_trace_new(ctx, device, &topts, &t);
+	if (rc) {
+		if (rc == -ENOTBLK || rc == -ENOENT)
+			cli_warnx("'%s' is not a block device", device);
+		else
+			cli_warnx("cannot trace '%s': %s", device, strerror(-rc));
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	if (replay_file) {
+		if (replay(t, replay_file))
+			status = BLKALIGN_STATUS_FAILED;
+		goto print;
+	}
+
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		cli_warnx("cannot make a pipe: %s", strerror(errno));
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	set_signals(on_signal);
+	rc = blkalign_trace_start(t);
+	if (rc) {
+		if (rc == -EPERM)
+			cli_warnx("trace needs root: tracefs is root-only");
+		else if (rc == -ENODEV)
+			cli_warnx("no tracefs: the kernel lacks CONFIG_FTRACE or "
+				  "tracefs cannot be mounted at "
+				  "/sys/kernel/tracing");
+		else
+			cli_warnx("cannot set up tracing of '%s': %s", device,
+				  strerror(-rc));
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	rc = run_traced(t, cmd, duration, &wstatus);
+	set_signals(SIG_DFL);
+	if (rc) {
+		cli_warnx("tracing '%s' failed: %s", device, strerror(-rc));
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	if (cmd && !got_signal) {
+		if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus)) {
+			cli_warnx("'%s' exited with status %d", cmd[0],
+				  WEXITSTATUS(wstatus));
+			status |= BLKALIGN_STATUS_FAILED;
+		} else if (WIFSIGNALED(wstatus)) {
+			cli_warnx("'%s' was killed by signal %d", cmd[0],
+				  WTERMSIG(wstatus));
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	}
+print:
+	if (blkalign_trace_summary(t)->lost_events)
+		cli_warnx("%" PRIu64 " events were lost: the counts are low "
+			  "(try a larger --buffer-size)",
+			  blkalign_trace_summary(t)->lost_events);
+	if (json) {
+		if (blkalign_trace_write_json(t, stdout)) {
+			cli_warnx("cannot write the JSON output");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	} else {
+		print_summary(blkalign_trace_summary(t), stdout);
+	}
+	if (fflush(stdout) == EOF)
+		status |= BLKALIGN_STATUS_FAILED;
+out:
+	blkalign_trace_free(t);
+	if (topts.raw && fclose(topts.raw) == EOF) {
+		cli_warnx("cannot write '%s': %s", raw, strerror(errno));
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_unref_ctx(ctx);
+	if (wake_pipe[0] >= 0) {
+		close(wake_pipe[0]);
+		close(wake_pipe[1]);
+	}
+	if (got_signal)
+		return 128 + got_signal;
+	return status;
+}
