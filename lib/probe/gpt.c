@@ -54,7 +54,7 @@ static int check_entries(struct ba_io *io, uint32_t ss,
 			 struct ba_gpt_header *h, uint32_t want_crc)
 {
 	uint64_t bytes = (uint64_t)h->nentries * h->entry_size;
-	uint64_t off;
+	uint64_t off, entry_lbas;
 	uint8_t *buf;
 	int rc;
 
@@ -62,6 +62,17 @@ static int check_entries(struct ba_io *io, uint32_t ss,
 		return bad(h, "entry array lies beyond the end of the device");
 	if (bytes > BA_IO_MAX_READ)
 		return bad(h, "entry array too large");
+	/* The entry array lies between the header and the usable range. */
+	entry_lbas = (bytes + ss - 1) / ss;
+	if (h->entries_lba + entry_lbas > io->size / ss)
+		return bad(h, "entry array lies beyond the end of the device");
+	if (h->my_lba == 1 ?
+		    (h->entries_lba < 2 ||
+		     h->entries_lba + entry_lbas > h->first_usable_lba) :
+		    (h->entries_lba <= h->last_usable_lba ||
+		     h->entries_lba + entry_lbas > h->my_lba))
+		return bad(h, "entry array overlaps the header or the "
+			      "usable range");
 	off = h->entries_lba * ss;
 	buf = malloc(bytes ? bytes : 1);
 	if (!buf)

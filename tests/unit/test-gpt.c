@@ -206,6 +206,11 @@ SET32(m_header_size_91, 0x0c, 91)
 SET64(m_my_lba_2, 0x18, 2)
 SET64(m_entries_lba_huge, 0x48, (uint64_t)1 << 60)
 SET64(m_first_after_last, 0x28, 1000000)
+/* Entries at LBA 1 (over the header) or at 3 (running into the usable
+ * range at 34: 128 entries need 32 sectors, 3..34): refused by position,
+ * before the entry CRC is looked at. */
+SET64(m_entries_lba_1, 0x48, 1)
+SET64(m_entries_lba_3, 0x48, 3)
 
 /* 16384 entries of 4096 bytes pass the field checks but make 64 MiB. */
 static void m_entries_64mib(struct img *im)
@@ -333,6 +338,10 @@ static const struct gpt_row gpt_rows[] = {
 	  "beyond the end" },
 	{ "entries-at-last-lba", 512, 256, 0, m_entries_at_last, B, P,
 	  "beyond the end" },
+	{ "entries-over-header", 512, 256, 0, m_entries_lba_1, B, P,
+	  "overlaps" },
+	{ "entries-into-usable-range", 512, 256, 0, m_entries_lba_3, B, P,
+	  "overlaps" },
 	/* 128 sectors left: usable range 34..222 runs past LBA 127; the
 	 * backup is looked for at LBA 127 (inside nothing): absent, and
 	 * only reported when the primary is intact. */

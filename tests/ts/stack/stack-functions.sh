@@ -48,16 +48,11 @@ st_cut() {
 		conv=sparse status=none || ts_fail "cannot cut a region of '$1'"
 }
 
-# st_sha IMG: sha256 of IMG (through Python's hashlib when there is one:
-# coreutils' sha256sum is several times slower on the 512 MiB images).
+# st_sha IMG: sha256 of IMG, through openssl when there is one: coreutils'
+# sha256sum is three times slower on the 512 MiB images.
 st_sha() {
-	if command -v python3 >/dev/null 2>&1; then
-		python3 -c 'import hashlib, sys
-h = hashlib.sha256()
-with open(sys.argv[1], "rb") as f:
-    for b in iter(lambda: f.read(1 << 20), b""):
-        h.update(b)
-print(h.hexdigest())' "$1"
+	if command -v openssl >/dev/null 2>&1; then
+		openssl dgst -sha256 -r "$1" | cut -d' ' -f1
 	else
 		mkimg_sha "$1"
 	fi
