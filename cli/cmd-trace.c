@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -227,11 +228,14 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 		}
 	}
 	for (;;) {
-		struct pollfd p[2] = {
-			{ blkalign_trace_fd(t), POLLIN, 0 },
-			{ wake_pipe[0], POLLIN, 0 },
-		};
-		int timeout = 200;
+		/*
+		 * Not woken by trace_pipe: a wakeup per burst of events
+		 * costs the traced command more than reading every 100 ms
+		 * (the per-CPU buffers hold tens of thousands of events);
+		 * a signal or the command's exit wakes us at once.
+		 */
+		struct pollfd p[1] = { { wake_pipe[0], POLLIN, 0 } };
+		int timeout = 100;
 		char drain[64];
 
 		if (end) {
@@ -242,11 +246,11 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		if (poll(p, 2, timeout) < 0 && errno != EINTR) {
+		if (poll(p, 1, timeout) < 0 && errno != EINTR) {
 			rc = -errno;
 			break;
 		}
-		if (p[1].revents & POLLIN)
+		if (p[0].revents & POLLIN)
 			while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 				;
 		rc = blkalign_trace_read(t);
@@ -460,7 +464,15 @@ print:
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
+		struct rusage ru;
+
 		print_summary(blkalign_trace_summary(t), stdout);
+		/* what tracing cost: this process alone, not the command */
+		if (!replay_file && getrusage(RUSAGE_SELF, &ru) == 0)
+			printf("\ntracer CPU time: %.3f s\n",
+			       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+				       (double)(ru.ru_utime.tv_usec +
+						ru.ru_stime.tv_usec) / 1e6);
 	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;

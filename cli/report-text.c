@@ -165,23 +165,25 @@ static void print_layer(const struct blkalign_device *d, size_t i,
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
 	uint64_t sectors = l->size / lss;
-	char size[16], v[256], name[64], sbs[16], more[96], sub[32];
+	char size[16], v[256], name[64], sbs[16], ao[24], more[96], sub[32];
 	size_t n = 0, k;
 
 	human_size(l->size, size, sizeof(size));
 	verdict(d, i, v, sizeof(v));
 	snprintf(name, sizeof(name), "%s%s%s", prefix,
 		 i == 0 ? "" : last ? "`-" : "|-", l->name);
-	if (l->kind <= BLKALIGN_LAYER_BSD)
+	if (l->kind <= BLKALIGN_LAYER_BSD) {
 		snprintf(sbs, sizeof(sbs), "%u", l->soft_block_size);
-	else
+		snprintf(ao, sizeof(ao), "%" PRId64, l->alignment_offset);
+	} else {
 		snprintf(sbs, sizeof(sbs), "-");
+		snprintf(ao, sizeof(ao), "-");
+	}
 	fprintf(out,
-		"  %-22s %-10s %12" PRIu64 " %12" PRIu64 " %7s %7s %6" PRId64
-		"  %s\n",
+		"  %-22s %-10s %12" PRIu64 " %12" PRIu64 " %7s %7s %6s  %s\n",
 		name, blkalign_layer_kind_name(l->kind), l->start / lss,
 		sectors ? l->start / lss + sectors - 1 : l->start / lss, size,
-		sbs, l->alignment_offset, v);
+		sbs, ao, v);
 	detail(l, more, sizeof(more));
 	if (more[0])
 		fprintf(out, "  %-22s %s\n", "", more);
@@ -224,8 +226,12 @@ static void print_findings(const struct blkalign_device *d, FILE *out,
 			blkalign_severity_name(f->severity), color ? RESET : "",
 			color ? BOLD : "", f->code, color ? RESET : "",
 			f->message);
+		char mc[256];
+
 		if (f->explanation)
 			fprintf(out, "          cost: %s\n", f->explanation);
+		if (!blkalign_finding_cost(d, f, mc, sizeof(mc)))
+			fprintf(out, "          model: %s\n", mc);
 		if (f->fix)
 			fprintf(out, "          fix:  %s\n", f->fix);
 	}
@@ -248,7 +254,10 @@ void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
 		fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
 			color ? BOLD : "", d->path, color ? RESET : "", size,
 			d->size, d->is_block_device ? "block device" : "image",
-			d->scheme ? d->scheme : "no partition table");
+			d->scheme ? d->scheme :
+			d->nlayers > 1 && d->layers[1].kind == BLKALIGN_LAYER_PARTITION ?
+				    "partitions as the kernel sees them" :
+				    "no partition table");
 		if (d->bytes_read)
 			fprintf(out, ", %" PRIu64 " bytes read", d->bytes_read);
 		fputs("\n\n", out);

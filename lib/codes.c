@@ -45,12 +45,14 @@ static const struct blkalign_code codes[] = {
 	  "LVM data area (pe_start) off the physical sector grid" },
 	{ "luks-payload", BLKALIGN_ERROR,
 	  "LUKS payload off the physical sector grid" },
+	{ "fs-data-start", BLKALIGN_ERROR,
+	  "filesystem data area (FAT clusters) off the physical sector grid" },
 	{ "fs-block-physical", BLKALIGN_WARNING,
 	  "filesystem or encryption unit smaller than the physical sector" },
 	{ "fs-stride", BLKALIGN_WARNING,
 	  "filesystem stride/stripe width do not match the RAID below" },
 	{ "zfs-ashift", BLKALIGN_ERROR,
-	  "ZFS ashift below the physical sector, or vdev off its grid" },
+	  "ZFS ashift below the physical sector, or vdev off its block grid" },
 	{ NULL, BLKALIGN_INFO, NULL },
 };
 

@@ -94,8 +94,11 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	put_str(o, "type", l->type);
 	put_int(o, "start", (int64_t)l->start);
 	put_int(o, "size", (int64_t)l->size);
-	put_int(o, "soft_block_size", l->soft_block_size);
-	put_int(o, "alignment_offset", l->alignment_offset);
+	/* Block devices only: a stack layer has no soft block of its own. */
+	if (l->kind <= BLKALIGN_LAYER_BSD) {
+		put_int(o, "soft_block_size", l->soft_block_size);
+		put_int(o, "alignment_offset", l->alignment_offset);
+	}
 	put_str(o, "parent", l->parent >= 0 ? d->layers[l->parent].name : NULL);
 	json_object_object_add(o, "extended", json_object_new_boolean(l->extended));
 	json_object_object_add(o, "logical", json_object_new_boolean(l->logical));
@@ -112,6 +115,7 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 					const struct blkalign_finding *f)
 {
 	struct json_object *o = json_object_new_object();
+	char mc[256];
 
 	put_str(o, "code", f->code);
 	put_str(o, "severity", blkalign_severity_name(f->severity));
@@ -119,6 +123,8 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 	put_str(o, "message", f->message);
 	put_str(o, "explanation", f->explanation);
 	put_str(o, "fix", f->fix);
+	put_str(o, "model_cost",
+		blkalign_finding_cost(d, f, mc, sizeof(mc)) ? NULL : mc);
 	put_int(o, "value", (int64_t)f->value);
 	put_int(o, "granularity", (int64_t)f->granularity);
 	put_int(o, "remainder", (int64_t)f->remainder);

@@ -568,13 +568,11 @@ static void run_stream(struct sim *s, uint64_t end, uint64_t period,
 		       uint64_t bound, unit_fn fn)
 {
 	struct snap *snaps = NULL;
-	uint64_t off = 0, nstates = 0;
+	uint64_t off = 0;
 	bool skipped = false;
 
-	if (period && period % s->g.lss == 0 && period / s->g.lss <= MAX_STATES) {
-		nstates = period / s->g.lss;
-		snaps = calloc(nstates, sizeof(*snaps));
-	}
+	if (period && period % s->g.lss == 0 && period / s->g.lss <= MAX_STATES)
+		snaps = calloc(period / s->g.lss, sizeof(*snaps));
 	while (off < end) {
 		if (snaps && !skipped && end - off > bound && off % s->g.lss == 0) {
 			struct snap *sn = &snaps[(off % period) / s->g.lss];

@@ -87,12 +87,41 @@ static const char *start_code(const struct blkalign_layer *l)
 		return "lvm-pe-start";
 	case BLKALIGN_LAYER_LUKS:
 		return "luks-payload";
-	case BLKALIGN_LAYER_ZFS:
-		return "zfs-ashift";
+	case BLKALIGN_LAYER_FILESYSTEM:
+		return "fs-data-start";
 	default:
 		break;
 	}
+	/* ZFS: the data area is 4 MiB into the vdev; the vdev rule judges it */
 	return NULL;
+}
+
+/* How to move a layer's data start, by kind: "... a multiple of". */
+static const char *offset_hint(const struct blkalign_layer *l)
+{
+	switch (l->kind) {
+	case BLKALIGN_LAYER_MD:
+		return l->data_offset == 0 ?
+			"move the member partition so that its start is a "
+			"multiple of the grid" :
+			"recreate the array with mdadm --data-offset so that "
+			"partition start + data offset is a multiple of the grid";
+	case BLKALIGN_LAYER_LVM:
+		return "recreate the PV with pvcreate --dataalignment (and "
+		       "--dataalignmentoffset) so that pe_start lands on a "
+		       "multiple of the grid";
+	case BLKALIGN_LAYER_LUKS:
+		return "recreate the container with cryptsetup --offset (LUKS2) "
+		       "or --align-payload (LUKS1) so that the payload lands on a "
+		       "multiple of the grid";
+	case BLKALIGN_LAYER_FILESYSTEM:
+		return "recreate the filesystem with its data area on a multiple "
+		       "of the grid (mkfs.vfat -a with -R chosen to align the "
+		       "clusters; mkntfs aligns clusters to its partition start)";
+	default:
+		break;
+	}
+	return "recreate the layer on a multiple of the grid";
 }
 
 /*
@@ -126,18 +155,17 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 			"%" PRIu64 " bytes off the %" PRIu64
 			"-byte physical sector grid",
 			what_starts(l), l->name, l->start, r, g->pss);
-		f->explanation = "every write through this layer straddles "
-				 "physical sectors: the drive does "
-				 "read-modify-write";
+		f->explanation = l->kind == BLKALIGN_LAYER_FILESYSTEM ?
+			"every cluster straddles two physical sectors: the "
+			"drive does read-modify-write on each cluster write" :
+			"every write through this layer straddles physical "
+			"sectors: the drive does read-modify-write";
 		f->fix = l->kind == BLKALIGN_LAYER_MD && l->data_offset == 0 ?
 			"move the member partition to a 1 MiB boundary (the md "
 			"data area starts with it), or recreate the array with "
 			"metadata 1.2 on aligned partitions" :
-			ba_pool_printf(
-				&d->pool,
-				"recreate it with a data offset that is a multiple "
-				"of %" PRIu64 " bytes counted from the device start",
-				g->pss);
+			ba_pool_printf(&d->pool, "%s (%" PRIu64 " bytes from the "
+				       "device start)", offset_hint(l), g->pss);
 		return;
 	}
 	if (!g->striped)
@@ -157,23 +185,26 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 		"-byte RAID %s grid",
 		what_starts(l), l->name, r, code[5] == 'c' ? g->chunk : g->stripe,
 		code[5] == 'c' ? "chunk" : "full-stripe");
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"a %" PRIu64 "-byte full-stripe write through this layer spans "
-		"two stripes: two partial-stripe writes, each a parity "
-		"read-modify-write",
-		g->stripe);
-	f->fix = ba_pool_printf(&d->pool,
-				"use a data offset that is a multiple of %" PRIu64
-				" bytes (e.g. pvcreate --dataalignment, "
-				"cryptsetup --align-payload)",
-				g->stripe);
+	f->explanation = code[5] == 'c' ?
+		ba_pool_printf(&d->pool,
+			       "chunk-sized writes through this layer straddle two "
+			       "chunks, on two disks: two partial writes instead "
+			       "of one") :
+		ba_pool_printf(&d->pool,
+			       "a %" PRIu64 "-byte full-stripe write through this "
+			       "layer spans two stripes: two partial-stripe "
+			       "writes, each a parity read-modify-write",
+			       g->stripe);
+	f->fix = ba_pool_printf(&d->pool, "%s (%" PRIu64 " bytes)",
+				offset_hint(l), g->stripe);
 }
 
 static void check_units(struct ba_device *d, int i, const struct grid *g)
 {
 	const struct blkalign_layer *l = &d->layers[i];
-	uint32_t unit = l->sector_size ? l->sector_size : l->unit;
+	bool xfs = l->type && !strcmp(l->type, "xfs");
+	/* An XFS sector is a write unit; a FAT/NTFS "sector" is not. */
+	uint32_t unit = xfs && l->sector_size ? l->sector_size : l->unit;
 	struct blkalign_finding *f;
 
 	if (l->kind == BLKALIGN_LAYER_ZFS) {
@@ -226,12 +257,16 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 		"-byte physical sector",
 		l->name, unit,
 		l->kind == BLKALIGN_LAYER_LUKS ? "encryption sectors" :
-		l->sector_size ? "sectors" : "blocks",
+		xfs && l->sector_size ? "sectors" : "blocks",
 		g->pss);
 	f->explanation = "writes of one unit cover part of a physical sector: "
 			 "read-modify-write in the drive";
 	f->fix = l->kind == BLKALIGN_LAYER_LUKS ?
-		"reformat with cryptsetup --sector-size 4096" :
+		(l->version && !strcmp(l->version, "1") ?
+			 "LUKS1 always encrypts 512-byte sectors: convert to "
+			 "LUKS2 (cryptsetup convert --type luks2) and re-encrypt "
+			 "with cryptsetup reencrypt --sector-size 4096" :
+			 "re-encrypt with cryptsetup reencrypt --sector-size 4096") :
 		"recreate the filesystem with 4096-byte blocks (mkfs.ext4 -b "
 		"4096, mkfs.xfs -s size=4096)";
 }

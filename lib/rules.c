@@ -252,6 +252,23 @@ static void check_end(struct ba_device *d, int i)
 		l->name, f->suggested / lss, f->suggested);
 }
 
+/*
+ * md, LVM (dm), LUKS (dm-crypt) and ZFS submit their I/O below the
+ * partition's page cache, so its soft block size shapes nothing there.
+ */
+static bool bypasses_page_cache(const struct ba_device *d, int i)
+{
+	for (size_t k = 0; k < d->nlayers; k++) {
+		enum blkalign_layer_kind kind = d->layers[k].kind;
+
+		if (d->layers[k].parent == i &&
+		    (kind == BLKALIGN_LAYER_MD || kind == BLKALIGN_LAYER_LVM ||
+		     kind == BLKALIGN_LAYER_LUKS || kind == BLKALIGN_LAYER_ZFS))
+			return true;
+	}
+	return false;
+}
+
 static void check_soft_block(struct ba_device *d, int i)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
@@ -268,7 +285,10 @@ static void check_soft_block(struct ba_device *d, int i)
 	/* Only a soft block below the page costs anything (4Kn: never). */
 	if (l->soft_block_size >= page)
 		return;
-	f = ba_device_add_finding(d, "soft-block-size", BLKALIGN_WARNING, i);
+	f = ba_device_add_finding(d, "soft-block-size",
+				  bypasses_page_cache(d, i) ? BLKALIGN_INFO :
+							      BLKALIGN_WARNING,
+				  i);
 	if (!f)
 		return;
 	f->soft_block_size = l->soft_block_size;

@@ -120,6 +120,20 @@ ts_loop_attach() {
 	printf '%s\n' "$dev"
 }
 
+# ts_loop_detach DEV: detach one of our loop devices now, and forget it,
+# so that the exit cleanup never detaches a device someone else attached
+# under the same name later.
+ts_loop_detach() {
+	local dev=$1 i
+	losetup -d "$dev" 2>/dev/null
+	for i in "${!TS_LOOPS[@]}"; do
+		[ "${TS_LOOPS[$i]}" = "$dev" ] && unset 'TS_LOOPS[i]'
+	done
+	TS_LOOPS=("${TS_LOOPS[@]}")
+	[ -f "$TS_LOOP_REG" ] && sed -i "\|^$dev\$|d" "$TS_LOOP_REG"
+	return 0
+}
+
 # jq over the JSON report: ts_jq FILTER FILE
 ts_jq() {
 	jq -r "$1" "$2"

@@ -429,6 +429,10 @@ static int zfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		snprintf(out->version, sizeof(out->version), "%llu",
 			 (unsigned long long)best.version);
 	out->data_offset = ZFS_DATA_START;
+	/* Data ends where the trailing labels L2/L3 start. */
+	if (size / ZFS_LABEL_SIZE * ZFS_LABEL_SIZE > ZFS_DATA_START + 2 * ZFS_LABEL_SIZE)
+		out->data_size = size / ZFS_LABEL_SIZE * ZFS_LABEL_SIZE -
+				 2 * ZFS_LABEL_SIZE - ZFS_DATA_START;
 	out->zfs_ashift = best.has_ashift ? (uint32_t)best.ashift : 0;
 out:
 	free(phys);

@@ -12,10 +12,8 @@ MKIMG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Every finding code blkalign knows; the text report must mention exactly
 # the ones the JSON report has.
-BA_CODES="start-physical start-io-min start-io-opt start-mib size-physical
-soft-block-size partition-past-end partition-overlap
-partition-outside-container gpt-primary-bad gpt-backup-bad stack-misaligned
-io-opt-ignored"
+# Every finding code, from the library's own table.
+BA_CODES=$("$BLKALIGN" check --list-codes | awk '{print $1}' | tr '\n' ' ')
 
 # mkimg_new IMG BYTES: a sparse, zero-filled image.
 mkimg_new() {

@@ -80,13 +80,13 @@ min() { [ "$1" -le "$2" ] && echo "$1" || echo "$2"; }
 # trace_check_state: tracefs is as the test found it: the same mounts,
 # no blkalign instance left in any mounted tracefs.
 trace_check_state() {
-	local now mp
+	local now mp inst
 	now=$(awk '$3 == "tracefs" { print $2 }' /proc/self/mounts | sort | paste -sd' ' -)
 	ts_expect_eq "tracefs mounts after tracing" "$TRACE_MOUNTED_BEFORE" "$now"
 	for mp in $now; do
-		if ls "$mp/instances" 2>/dev/null | grep -q '^blkalign-'; then
-			ts_fail "blkalign tracefs instances left in $mp/instances: $(ls "$mp/instances" | grep '^blkalign-' | paste -sd' ' -)"
-		fi
+		for inst in "$mp"/instances/blkalign-*; do
+			[ -e "$inst" ] && ts_fail "tracefs instance left: $inst"
+		done
 	done
 }
 
