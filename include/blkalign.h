@@ -107,6 +107,9 @@ struct blkalign_layer {
 	/* A device-mapper device: where its first target starts below. */
 	const char *lower_device;	/* "vdj", or "254:144" */
 	uint64_t lower_start;		/* bytes on the lower device */
+
+	/* Stack layers: bytes the contents use from their start; 0 unknown. */
+	uint64_t used_size;
 };
 
 enum blkalign_severity {
@@ -412,6 +415,64 @@ const struct blkalign_trace_summary *
 blkalign_trace_summary(struct blkalign_trace *t);
 int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out);
 const char *blkalign_trace_instance(const struct blkalign_trace *t);
+
+/*
+ * Realignment plans (plan.c): for each partition of an audited disk, the
+ * aligned layout (start moved up to the grain, size ending on the grain
+ * and a multiple of the page and physical sector), never cutting into
+ * the data its contents use and never overlapping what follows.
+ * Nothing is written: a plan is data to print (docs/plan.md).
+ */
+enum blkalign_plan_action {
+	BLKALIGN_PLAN_NONE = 0,		/* aligned already */
+	BLKALIGN_PLAN_OPTIONAL,		/* only off 1 MiB: moving is optional */
+	BLKALIGN_PLAN_RESIZE,		/* start kept, size changed */
+	BLKALIGN_PLAN_MOVE,		/* start moved (size maybe too) */
+	BLKALIGN_PLAN_IMPOSSIBLE,	/* no aligned layout fits: see reason */
+};
+
+#define BLKALIGN_PLAN_NCOMMANDS 4
+
+struct blkalign_plan_part {
+	int layer;			/* index into the device's layers */
+	const char *name;
+	int number;
+	enum blkalign_plan_action action;
+	uint64_t old_start, old_size;	/* bytes */
+	uint64_t new_start, new_size;	/* bytes; old values when impossible */
+	uint64_t used_size;		/* bytes from the start to keep */
+	bool used_known;		/* false: the whole partition is kept */
+	const char *content;		/* "ext4", "md", ... or NULL */
+	uint64_t limit;			/* the end may not pass this byte */
+	uint64_t bytes_to_copy;
+	const char *reason;		/* why this action; NULL for none */
+	size_t ncommands;		/* what to do instead, when impossible */
+	const char *commands[BLKALIGN_PLAN_NCOMMANDS];
+	size_t findings_before;		/* alignment findings on it now */
+	size_t findings_after;		/* ... on the planned layout */
+	const char *uuid;		/* GPT partition UUID, or NULL */
+	const char *part_name;		/* GPT partition name, or NULL */
+};
+
+struct blkalign_plan {
+	const struct blkalign_device *device;
+	uint64_t grain;			/* bytes: where starts go */
+	uint64_t size_granularity;	/* bytes: lcm(page, physical sector) */
+	uint64_t usable_end;		/* bytes: GPT last usable LBA + 1 */
+	const char *label_id;		/* disk identifier, or NULL */
+	size_t nparts;
+	const struct blkalign_plan_part *parts;
+	size_t remaining;		/* alignment findings left after it */
+};
+
+int blkalign_plan_new(const struct blkalign_device *d,
+		      struct blkalign_plan **out);
+void blkalign_plan_free(struct blkalign_plan *p);
+const char *blkalign_plan_action_name(enum blkalign_plan_action a);
+int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, FILE *out);
+int blkalign_plan_write_json(struct blkalign_plan *const *plans,
+			     size_t nplans, double throughput_bytes_s,
+			     FILE *out);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,18 @@ static const struct {
 };
 
 #define MAX_DEPTH 4
+#define NTYPES (sizeof(content_types) / sizeof(content_types[0]))
+
+/* content_types' libblkid names, NULL-terminated, for the type filter. */
+static const char *blkid_names[NTYPES + 1] = {
+	"linux_raid_member", "LVM2_member", "crypto_LUKS", "ext2", "ext3",
+	"ext4", "ext4dev", "xfs", "btrfs", "vfat", "ntfs", "swap", NULL,
+};
+/*
+ * ZFS is left out: libblkid reads four 256 KiB labels of every region to
+ * look for it; our prober checks 8 bytes per label first (stack_zfs()).
+ */
+_Static_assert(NTYPES == 13, "blkid_names lists every type but zfs_member");
 
 static enum blkalign_layer_kind layer_kind(enum ba_content_kind k)
 {
@@ -75,6 +87,9 @@ static int blkid_type(int fd, uint64_t off, uint64_t size, char *type,
 	blkid_probe_enable_partitions(pr, 0);
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	/* Only the types we have rules for: libblkid reads less. */
+	blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN,
+					    (char **)blkid_names);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0 && blkid_probe_lookup_value(pr, "TYPE", &val, NULL) == 0 &&
 	    val) {
@@ -106,6 +121,7 @@ static void fill_layer(struct ba_device *d, struct blkalign_layer *l,
 	l->fs_stride = c->fs_stride;
 	l->fs_stripe_width = c->fs_stripe_width;
 	l->zfs_ashift = c->zfs_ashift;
+	l->used_size = c->used_size;
 }
 
 static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
@@ -137,8 +153,12 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 		ba_device_problem(d, "cannot probe the contents of '%s'", pname);
 		return 0;
 	}
-	if (rc == 1)
-		return 0;
+	if (rc == 1) {
+		memset(&c, 0, sizeof(c));
+		if (ba_zfs_prober.probe(io, off, size, &c) != 0)
+			return 0;
+		snprintf(type, sizeof(type), "zfs_member");
+	}
 	for (i = 0; i < sizeof(content_types) / sizeof(content_types[0]); i++)
 		if (!strcmp(content_types[i].blkid_type, type))
 			break;

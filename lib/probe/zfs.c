@@ -375,17 +375,22 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 	label_off = (uint64_t)n * ZFS_LABEL_SIZE;
 	if (n >= 2)
 		label_off += psize - 4 * ZFS_LABEL_SIZE;
-	rc = region_read(io, off, size, label_off + ZFS_PHYS_OFFSET,
-			 ZFS_PHYS_SIZE, phys);
+	/* The checksum tail's magic first: 8 bytes, not 112 KiB, when no
+	 * label is there (most partitions probed). */
+	rc = region_read(io, off, size, label_off + ZFS_PHYS_OFFSET + body,
+			 sizeof(magic), &magic);
 	if (rc)
 		return rc;
-	memcpy(&magic, phys + body, sizeof(magic));
 	if (magic == ZFS_ECK_MAGIC)
 		swap = false;
 	else if (magic == __builtin_bswap64(ZFS_ECK_MAGIC))
 		swap = true;
 	else
 		return 1;
+	rc = region_read(io, off, size, label_off + ZFS_PHYS_OFFSET,
+			 ZFS_PHYS_SIZE, phys);
+	if (rc)
+		return rc;
 	if (!label_checksum_ok(phys, label_off + ZFS_PHYS_OFFSET, swap))
 		return 2;
 	if (parse_config(phys, body, l))

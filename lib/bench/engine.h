@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine.h - I/O engines for the benchmarks, in the style of fio's
+ * ioengines: an ops table (init, queue, reap, cleanup) per engine, so the
+ * sweep is the same code over real I/O (psync, uring), no I/O (null) and
+ * a latency model (sim).
+ */
+#ifndef BLKALIGN_BENCH_ENGINE_H
+#define BLKALIGN_BENCH_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blkalign.h"
+
+enum ba_io_dir { BA_IO_READ = 0, BA_IO_WRITE };
+
+/* One I/O unit: filled in by the caller, completed by the engine. */
+struct ba_io_u {
+	enum ba_io_dir dir;
+	uint64_t offset;		/* bytes */
+	size_t len;			/* bytes */
+	void *buf;			/* aligned to 4096 */
+	/* set by the engine on completion */
+	uint64_t lat_ns;		/* submission to completion */
+	int error;			/* 0 or -errno (short I/O: -EIO) */
+	/* engine private */
+	uint64_t start_ns;
+};
+
+struct ba_engine;
+
+struct ba_engine_ops {
+	const char *name;
+	bool needs_fd;			/* does real I/O on the target */
+	int (*init)(struct ba_engine *e);
+	/* Submit @u; it completes in a later reap. 0 or -errno. */
+	int (*queue)(struct ba_engine *e, struct ba_io_u *u);
+	/* Wait for at least @min completions, return up to @max in @done. */
+	int (*reap)(struct ba_engine *e, struct ba_io_u **done,
+		    unsigned int min, unsigned int max);
+	void (*cleanup)(struct ba_engine *e);
+};
+
+struct ba_engine {
+	const struct ba_engine_ops *ops;
+	int fd;
+	unsigned int depth;		/* most I/Os in flight */
+	const struct blkalign_bench_sim *sim;	/* "sim" only */
+	void *priv;
+};
+
+extern const struct ba_engine_ops ba_engine_psync;
+extern const struct ba_engine_ops ba_engine_null;
+extern const struct ba_engine_ops ba_engine_sim;
+#ifdef HAVE_LIBURING
+extern const struct ba_engine_ops ba_engine_uring;
+#endif
+
+const struct ba_engine_ops *ba_engine_find(const char *name);
+uint64_t ba_now_ns(void);
+
+/*
+ * The sweep over an open engine (sweep.c): pure but for the engine and
+ * the clock.  @r is filled from @o and the device size already in @r.
+ */
+int ba_bench_sweep_engine(struct ba_engine *e,
+			  const struct blkalign_bench_opts *o,
+			  struct blkalign_bench_result *r);
+
+/* The sim engine's record of what writes did to the content. */
+uint64_t ba_engine_sim_bytes_changed(const struct ba_engine *e);
+uint64_t ba_engine_sim_ios(const struct ba_engine *e);
+
+#endif /* BLKALIGN_BENCH_ENGINE_H */
