@@ -51,7 +51,7 @@ void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o)
 	o->engine = "psync";
 	o->io_size = 4096;
 	o->phase_step = 512;
-	o->nphases = 8;
+	o->nphases = 0;		/* io_size / phase_step */
 	o->rounds = 32;
 	o->queue_depth = 1;
 	o->seed = 1;

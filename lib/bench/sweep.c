@@ -124,7 +124,7 @@ int ba_bench_sweep_engine(struct ba_engine *e,
 			  const struct blkalign_bench_opts *o,
 			  struct blkalign_bench_result *r)
 {
-	uint32_t n = o->nphases, order[BLKALIGN_BENCH_MAX_PHASES];
+	uint32_t n, order[BLKALIGN_BENCH_MAX_PHASES];
 	uint64_t *samples = NULL, stage[BLKALIGN_BENCH_MAX_PHASES];
 	uint64_t pos[BLKALIGN_BENCH_MAX_PHASES];
 	struct ba_io_u io[BLKALIGN_BENCH_MAX_PHASES];
@@ -132,9 +132,15 @@ int ba_bench_sweep_engine(struct ba_engine *e,
 	uint64_t grid, span, nslots, region, rng = o->seed, t0;
 	int rc = 0;
 
-	if (!n || n > BLKALIGN_BENCH_MAX_PHASES || !o->io_size ||
-	    !o->phase_step || o->io_size % 512 || o->phase_step % 512 ||
-	    !o->rounds)
+	if (!o->io_size || !o->phase_step || o->io_size % 512 ||
+	    o->phase_step % 512 || !o->rounds)
+		return -EINVAL;
+	n = o->nphases ? o->nphases : o->io_size / o->phase_step;
+	if (!n)
+		n = 1;
+	if (!o->nphases && n > BLKALIGN_BENCH_MAX_PHASES)
+		n = BLKALIGN_BENCH_MAX_PHASES;
+	if (n > BLKALIGN_BENCH_MAX_PHASES)
 		return -EINVAL;
 	if (o->offset >= r->device_size)
 		return -ENOSPC;
