@@ -14,6 +14,8 @@
 #                N, SEED and the hash of mkimages.sh, and reused
 #   PEER_EVERY   time the peers on every k-th image only (default 1: all);
 #                the ratio is then computed on that subset
+# The raw per-image results (times in microseconds, blkalign's JSON, each
+# parted exit status) are left in the image set's last-run/ directory.
 # Needs: sfdisk, parted, jq; /usr/bin/time (Debian package "time") for
 # peak RSS, else RSS is read from /proc by polling (coarser).
 # Generation is not timed.  Exit status: 0 when the ratio is >= 10, 1 when
@@ -67,8 +69,11 @@ else
 	echo "reusing $N images in $DIR"
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/blkalign-bench-run.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+# Raw per-image results of the last run stay next to the images.
+WORK=$DIR/last-run
+rm -rf "$WORK"
+mkdir -p "$WORK"
+trap 'rm -f "$WORK/sf.json" "$WORK/rss"' EXIT
 cd "$DIR"
 mapfile -t IMGS < <(cut -f1 manifest.tsv)
 
@@ -97,6 +102,13 @@ for img in "${IMGS[@]:0:5}"; do
 	sfdisk -J "$img" >/dev/null 2>&1 || true
 	parted -s "$img" align-check opt 1 >/dev/null 2>&1 || true
 done
+
+# --- (0) the floor: a process that does nothing, started the same way ---
+now_us; t0=$US
+for img in "${IMGS[@]}"; do
+	/bin/true "$img" >/dev/null 2>&1
+done
+now_us; true_us=$(( US - t0 ))
 
 # --- (a1) blkalign, one process per image ---
 : >"$WORK/blk.tsv"
@@ -168,7 +180,7 @@ jq -r '.devices[] | . as $d | [.findings[] | select(.code | startswith("start-")
 now_us; bench_s=$(( (US - bench_t0) / 1000000 ))
 
 # --- report ---
-awk -v N="$N" -v all_us="$all_us" -v every="$PEER_EVERY" -v target="$TARGET" \
+awk -v N="$N" -v all_us="$all_us" -v true_us="$true_us" -v every="$PEER_EVERY" -v target="$TARGET" \
     -v all_rss="$all_rss" -v bench_s="$bench_s" -v seed="$SEED" -v dir="$DIR" \
     -v blkbin="$B" -v rssnote="$([ -n "$GNUTIME" ] && echo "/usr/bin/time -v" || echo "/proc VmHWM polling")" \
     -v peer_fail="$peer_fail" -v blknote="$blk_status_note" '
@@ -208,6 +220,7 @@ END {
 	printf "   %-46s %10.2f %12.3f%s\n", "blkalign check --json, one process per image", ball / 1e6, mb, blknote
 	printf "   %-46s %10.2f %12.3f\n", "blkalign check --json, one process for all", all_us / 1e6, mall
 	printf "   %-46s %10.2f %12.3f  (%d images, %d parted runs)\n", "peers: sfdisk -J + parted align-check x K", ps / 1e6, mp, npeer, peerparts
+	printf "   %-46s %10.2f %12.3f\n", "(floor: /bin/true, one process per image)", true_us / 1e6, true_us / N / 1000
 	if (peer_fail) printf "   (sfdisk -J failed on %d images)\n", peer_fail
 	printf "\n   ratio peers/blkalign by partitions per disk (one process per image):\n"
 	printf "   %-8s %6s %14s %14s %8s\n", "entries", "disks", "peers ms/disk", "blkalign ms", "ratio"
@@ -219,6 +232,10 @@ END {
 	for (i = 1; i <= nr; i++) for (j = i; j > 1 && rat[j - 1] > rat[j]; j--) { t = rat[j]; rat[j] = rat[j - 1]; rat[j - 1] = t }
 	printf "   per-disk ratio: min %.1fx, median %.1fx, max %.1fx; %d of %d disks >= %dx\n",
 		rat[1], pct(rat, nr, 50), rat[nr], ok, nr, target
+	for (n in peer) { r = peer[n] / (blk[n] > 0 ? blk[n] : 1)
+		if (r < target && shown++ < 10)
+			printf "     below %dx: %s (%s, %d entries): peers %.2f ms, blkalign %.2f ms, %.1fx\n",
+				target, n, scheme[n], ent[n], peer[n] / 1000, blk[n] / 1000, r }
 
 	printf "\n   blkalign bytes read per device: mean %.0f, max %d (%s)\n", bsum / nd, bmax, bmaxn
 	for (s in bysch_n) printf "     %s: mean %.0f, max %d\n", s, bysch_b[s] / bysch_n[s], bysch_max[s]
@@ -229,7 +246,7 @@ END {
 	printf "   partition count, blkalign vs manifest: %d mismatches\n", pmis
 	printf "   parted align-check opt vs blkalign start-* findings (non-extended partitions): %d agree, %d disagree%s%s%s\n",
 		agree, disagree, dis != "" ? " (first: " dis ")" : "", perr ? ", " perr " parted errors" : "", missing ? ", " missing " not listed by sfdisk" : ""
-	printf "   benchmark wall time: %d s (N=%d, PEER_EVERY=%d)\n\n", bench_s, N, every
+	printf "   benchmark wall time: %d s (N=%d, PEER_EVERY=%d); per-image data in %s/last-run\n\n", bench_s, N, every, dir
 
 	ratio = mp / mbs
 	printf "ratio peers/blkalign: %.1fx per disk (target >= %dx); one process for all: %.1fx\n", ratio, target, mp / mall

@@ -22,6 +22,8 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "audit the alignment of images and devices" },
 	{ "model", cmd_model, "predict the I/O cost of a layout for workloads" },
 	{ "trace", cmd_trace, "record the block requests a command causes" },
+	{ "bench", cmd_bench, "measure what misalignment costs on the device" },
+	{ "plan", cmd_plan, "compute an aligned layout for a disk (no writes)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -469,10 +469,115 @@ int blkalign_plan_new(const struct blkalign_device *d,
 		      struct blkalign_plan **out);
 void blkalign_plan_free(struct blkalign_plan *p);
 const char *blkalign_plan_action_name(enum blkalign_plan_action a);
-int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, FILE *out);
+/* only: a partition number to plan alone, 0 for all. */
+int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
+			       FILE *out);
 int blkalign_plan_write_json(struct blkalign_plan *const *plans,
-			     size_t nplans, double throughput_bytes_s,
-			     FILE *out);
+			     size_t nplans, int only,
+			     double throughput_bytes_s, FILE *out);
+
+/*
+ * Benchmarks (bench/): the alignment phase sweep.  The same I/O at
+ * offsets k * phase_step (k = 0 .. nphases-1) from random positions on a
+ * grid, interleaved in rounds, through an I/O engine; per phase the
+ * median latency and its spread, and what the phases that are fast say
+ * about the device's physical sector (docs/bench.md).
+ */
+#define BLKALIGN_BENCH_MAX_PHASES 64
+
+/* The latency-injecting test engine "sim": a device model. */
+struct blkalign_bench_sim {
+	uint32_t physical_sector_size;	/* default 4096 */
+	uint32_t alignment_offset;	/* bytes: where sectors start */
+	uint64_t read_ns;		/* per I/O; default 100000 */
+	uint64_t write_ns;		/* per I/O; default 100000 */
+	uint64_t rmw_ns;		/* per partial physical sector, writes */
+	double noise;			/* relative standard deviation, 0: none */
+	uint64_t seed;			/* of the noise */
+};
+
+struct blkalign_bench_opts {
+	const char *engine;		/* "psync" (default), "uring", "null", "sim" */
+	uint32_t io_size;		/* bytes; default 4096 */
+	uint32_t phase_step;		/* bytes; default 512 */
+	uint32_t nphases;		/* default io_size / phase_step, max 64 */
+	uint32_t rounds;		/* default 32 */
+	uint32_t queue_depth;		/* uring; default 1 */
+	uint64_t offset;		/* bytes: start of the region swept */
+	uint64_t region_size;		/* bytes; 0: to the end, at most 1 GiB */
+	uint64_t seed;			/* of the shuffles and positions */
+	bool write;			/* rewrite the bytes just read */
+	double runtime;			/* seconds; 0: no bound */
+	const volatile int *stop;	/* set (by a signal handler) to stop */
+	/* called after every round; nonzero stops */
+	int (*progress)(void *data, uint32_t round, uint32_t rounds,
+			double elapsed);
+	void *progress_data;
+	struct blkalign_bench_sim sim;	/* engine "sim" only */
+};
+
+struct blkalign_bench_phase {
+	uint64_t offset;		/* bytes: k * phase_step */
+	uint64_t samples;
+	uint64_t median_ns;
+	uint64_t p25_ns, p75_ns;	/* IQR = p75 - p25 */
+	uint64_t min_ns, max_ns;
+	double ratio;			/* median / median of the fastest phase */
+	bool fast;			/* in the fast group (penalty verdicts) */
+};
+
+enum blkalign_bench_verdict {
+	BLKALIGN_BENCH_NO_DATA = 0,	/* stopped before a round completed */
+	BLKALIGN_BENCH_NO_PENALTY,	/* all phases within 20% */
+	BLKALIGN_BENCH_PENALTY,		/* fast phases on a grid: inferred */
+	BLKALIGN_BENCH_INCONCLUSIVE,	/* too noisy, or no grid */
+};
+
+struct blkalign_bench_result {
+	const char *engine;
+	const char *path;
+	bool write;
+	bool direct;			/* O_DIRECT was used */
+	bool is_block_device;
+	uint64_t device_size;		/* bytes */
+	uint32_t claimed_logical_sector_size;	/* 0: unknown (image) */
+	uint32_t claimed_physical_sector_size;
+	uint32_t claimed_alignment_offset;
+	uint32_t io_size;
+	uint32_t phase_step;
+	uint32_t nphases;
+	uint64_t offset;		/* of the region swept */
+	uint64_t region_size;
+	uint32_t rounds_planned;
+	uint32_t rounds_done;		/* complete rounds: the samples used */
+	bool interrupted;		/* stopped (signal or callback) */
+	bool runtime_exceeded;		/* stopped by the runtime bound */
+	double seconds;
+	uint64_t ios;			/* timed I/Os, all rounds */
+	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES];
+
+	enum blkalign_bench_verdict verdict;
+	const char *reason;		/* one line: why this verdict */
+	uint32_t aligned_phase;		/* the fastest phase */
+	uint32_t worst_phase;		/* the slowest phase */
+	double ratio;			/* worst median / aligned median */
+	double separation;		/* gap / spread; >= 1 to conclude */
+	const char *confidence;		/* "high", "medium", "low" or NULL */
+	uint32_t inferred_physical_sector_size;	/* PENALTY only */
+	uint32_t inferred_alignment_offset;	/* bytes, from the target start */
+	bool inferred_at_least;		/* the sweep cannot see larger */
+};
+
+void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o);
+int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
+			 struct blkalign_bench_result *out);
+int blkalign_bench_infer(struct blkalign_bench_result *r);
+int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
+				char *buf, size_t len);
+const char *blkalign_bench_verdict_name(enum blkalign_bench_verdict v);
+const char *const *blkalign_bench_engines(void);
+int blkalign_bench_write_json(const struct blkalign_bench_result *r,
+			      FILE *out);
 
 #ifdef __cplusplus
 }

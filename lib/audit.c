@@ -19,8 +19,12 @@
 
 #include "blkalignP.h"
 
-/* Bytes this process has read so far (all read syscalls), or 0. */
-static uint64_t proc_rchar(void)
+/*
+ * Bytes this process has read so far (all read syscalls), or 0.  The
+ * read of /proc/self/io itself is counted by the next call, so it is
+ * returned in @self to be taken off.
+ */
+static uint64_t proc_rchar(uint64_t *self)
 {
 	char buf[512];
 	uint64_t v = 0;
@@ -28,6 +32,7 @@ static uint64_t proc_rchar(void)
 	char *p;
 	int fd = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
 
+	*self = 0;
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -35,10 +40,20 @@ static uint64_t proc_rchar(void)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
+	*self = (uint64_t)n;
 	p = strstr(buf, "rchar:");
 	if (p)
 		v = strtoull(p + 6, NULL, 10);
 	return v;
+}
+
+/* Bytes read since @start (a proc_rchar() value taken with @self). */
+static uint64_t bytes_read_since(uint64_t start, uint64_t self)
+{
+	uint64_t now_self, now = proc_rchar(&now_self);
+
+	(void)now_self;
+	return now >= start + self ? now - start - self : 0;
 }
 
 static void dos_findings(struct ba_device *d, struct ba_io *io)
@@ -156,7 +171,7 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 {
 	struct blkalign_layer *disk;
 	struct ba_io io;
-	uint64_t rchar0 = proc_rchar();
+	uint64_t rchar_self, rchar0 = proc_rchar(&rchar_self);
 	int rc;
 
 	if (d->pub.is_block_device) {
@@ -189,7 +204,7 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	rc = ba_stack_probe(d, fd, &io);
 	if (rc)
 		return rc;
-	d->pub.bytes_read = proc_rchar() - rchar0;
+	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);
 	if (d->pub.is_block_device && diskdir) {
 		rc = ba_sysfs_stack(d, diskdir);
 		if (!rc)
@@ -226,7 +241,7 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 {
 	struct blkalign_layer *disk, *part;
 	int64_t start = 0, partno = 0, dsize = 0;
-	uint64_t rchar0 = proc_rchar();
+	uint64_t rchar_self, rchar0 = proc_rchar(&rchar_self);
 
 	(void)devdir;
 	/*
@@ -270,7 +285,7 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	part->extended = ba_is_extended_node(d, part->size, (int)partno);
 	/* The rules judge absolute positions against the whole disk. */
 	d->pub.size = disk->size;
-	d->pub.bytes_read = proc_rchar() - rchar0;
+	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);
 	ba_rules_run(d);
 	return 0;
 }

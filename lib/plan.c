@@ -132,7 +132,9 @@ static bool size_on_grid(const struct ba_plan_geom *g, uint64_t start,
 /*
  * The size at @ns: end on the grain at or before the old end, else a
  * multiple of the size granularity before it, else grow past it (on the
- * grain when there is room, else on the size granularity).  False when
+ * grain when there is room, else on the size granularity).  An end on
+ * the grain is taken only when the size is then a multiple of the size
+ * granularity too (it is not when the start stays off the grain).  False when
  * the used data cannot fit before the limit.
  */
 static bool fit(const struct ba_plan_geom *g, const struct ba_plan_input *in,
@@ -146,7 +148,7 @@ static bool fit(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	}
 	if (end0 > ns) {
 		e = ba_plan_round_down(end0, g->ao, g->grain);
-		if (e > ns && e - ns >= in->used) {
+		if (e > ns && e - ns >= in->used && (e - ns) % sg == 0) {
 			out->new_size = e - ns;
 			return true;
 		}
@@ -159,7 +161,7 @@ static bool fit(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	need = (in->used ? in->used : 1);
 	need = (need + sg - 1) / sg * sg;
 	e = ba_plan_round_up(ns + need, g->ao, g->grain);
-	if (e <= in->limit) {
+	if (e <= in->limit && (e - ns) % sg == 0) {
 		out->new_size = e - ns;
 	} else if (ns + need <= in->limit) {
 		out->new_size = need;
@@ -181,6 +183,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	bool start_ok = ba_plan_start_on_grid(g, in->start);
 	bool mib_ok = off_grid(in->start, g->ao, MIB) == 0;
 	bool size_ok = size_on_grid(g, in->start, in->size);
+	uint64_t lowest = in->min_start > in->start ? in->min_start : in->start;
 	uint64_t ns;
 
 	memset(out, 0, sizeof(*out));
@@ -195,7 +198,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		}
 		/* Only off 1 MiB: say where it would go, if it fits. */
 		out->why = BA_WHY_MIB_ONLY;
-		ns = ba_plan_round_up(in->start, g->ao, g->grain);
+		ns = ba_plan_round_up(lowest, g->ao, g->grain);
 		if (fit(g, in, ns, &opt)) {
 			out->action = BLKALIGN_PLAN_OPTIONAL;
 			out->new_start = ns;
@@ -204,8 +207,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		}
 		return;
 	}
-	ns = start_ok ? in->start :
-			ba_plan_round_up(in->start, g->ao, g->grain);
+	ns = start_ok ? in->start : ba_plan_round_up(lowest, g->ao, g->grain);
 	out->why = start_ok ? BA_WHY_SIZE : BA_WHY_START;
 	if (!fit(g, in, ns, out)) {
 		out->action = BLKALIGN_PLAN_IMPOSSIBLE;
@@ -225,15 +227,16 @@ static bool is_part(const struct blkalign_layer *l)
 
 /*
  * Where the end of partition @i may go: the next partition with the same
- * parent (one sector less for a logical one: its EBR, where libfdisk
- * writes it), the extended container's end, or @usable_end for the top
+ * parent (BA_PLAN_EBR_ROOM less for a logical one: its EBR and the gap
+ * libfdisk wants), the extended container's end, or @usable_end for the top
  * level.  Returns the index of the next partition, or -1.
+ * (The partition's own start only moves up, the next one's too: an end
+ * before the next one's old start stays before its new start.)
  */
 int ba_plan_limit(const struct blkalign_device *d, size_t i,
 		  uint64_t usable_end, uint64_t *limit)
 {
 	const struct blkalign_layer *l = &d->layers[i];
-	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
 	uint64_t lim;
 	int next = -1;
 
@@ -250,7 +253,7 @@ int ba_plan_limit(const struct blkalign_device *d, size_t i,
 			continue;
 		s = o->start;
 		if (o->logical)
-			s = s > lss ? s - lss : 0;
+			s = s > BA_PLAN_EBR_ROOM ? s - BA_PLAN_EBR_ROOM : 0;
 		if (s < lim) {
 			lim = s;
 			next = (int)j;
@@ -258,6 +261,29 @@ int ba_plan_limit(const struct blkalign_device *d, size_t i,
 	}
 	*limit = lim;
 	return next;
+}
+
+/*
+ * The lowest start a moved logical partition may take: the end of the
+ * logical partition before it plus the EBR room; 0 for others.
+ */
+uint64_t ba_plan_min_start(const struct blkalign_device *d, size_t i)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	uint64_t prev_end = 0;
+
+	if (!l->logical)
+		return 0;
+	for (size_t j = 1; j < d->nlayers; j++) {
+		const struct blkalign_layer *o = &d->layers[j];
+
+		if (j == i || !is_part(o) || !o->logical ||
+		    o->parent != l->parent || o->start >= l->start)
+			continue;
+		if (o->start + o->size > prev_end)
+			prev_end = o->start + o->size;
+	}
+	return prev_end ? prev_end + BA_PLAN_EBR_ROOM : 0;
 }
 
 /* The layer directly inside partition @i, or -1. */
@@ -479,6 +505,7 @@ static void explain_impossible(struct ba_plan *p,
 	const char *dev = dev_of(p, d, l);
 	int c = content_of(d, (size_t)pp->layer);
 	uint64_t fs_off = c >= 0 ? d->layers[c].start - l->start : 0;
+	const char *or;
 
 	if (res->why == BA_WHY_START_PAST_LIMIT) {
 		pp->reason = ba_pool_printf(
@@ -489,13 +516,17 @@ static void explain_impossible(struct ba_plan *p,
 	} else {
 		pp->reason = ba_pool_printf(
 			&p->pool,
-			"moved to sector %" PRIu64 ", %s needs %" PRIu64
+			"%s sector %" PRIu64 ", %s needs %" PRIu64
 			" bytes but only %" PRIu64 " fit before %s",
+			planned_start == l->start ? "kept at" : "moved to",
 			planned_start / lss,
 			pp->used_known ? "the data in use" : "the whole partition (contents not sized)",
 			pp->used_size, res->room,
-			nname ? ba_pool_printf(&p->pool, "'%s'", nname) :
-				"the end of the usable space");
+			!nname ? "the end of the usable space" :
+			d->layers[next].logical ?
+				ba_pool_printf(&p->pool, "'%s' (less 1 MiB "
+					       "for its EBR)", nname) :
+				ba_pool_printf(&p->pool, "'%s'", nname));
 	}
 	if (res->why == BA_WHY_NO_ROOM && res->room > fs_off &&
 	    pp->content && c >= 0 &&
@@ -526,16 +557,17 @@ static void explain_impossible(struct ba_plan *p,
 				" bytes first",
 				pp->content, dev, fs));
 	}
+	or = pp->ncommands ? "or " : "";
 	if (nname)
 		add_cmd(pp, ba_pool_printf(
 			&p->pool,
-			"or move '%s' right first (it starts at sector %" PRIu64
+			"%smove '%s' right first (it starts at sector %" PRIu64
 			"), then run blkalign plan again",
-			nname, d->layers[next].start / lss));
-	else if (l->logical)
-		add_cmd(pp, "or grow the extended partition first");
+			or, nname, d->layers[next].start / lss));
 	else
-		add_cmd(pp, "or grow the disk first");
+		add_cmd(pp, ba_pool_printf(&p->pool, "%sgrow the %s first", or,
+					   l->logical ? "extended partition" :
+							"disk"));
 }
 
 static const char *why_text(struct ba_plan *p, const struct ba_plan_geom *g,
@@ -614,6 +646,7 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 		in.size = l->size;
 		in.used = pp->used_size;
 		in.limit = pp->limit;
+		in.min_start = ba_plan_min_start(d, (size_t)pp->layer);
 		ba_plan_one(&g, &in, &res);
 		pp->action = res.action;
 		pp->new_start = res.new_start;
@@ -621,10 +654,11 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 		pp->findings_before = count_findings(d->findings, d->nfindings,
 						     pp->layer);
 		if (res.action == BLKALIGN_PLAN_IMPOSSIBLE) {
+			uint64_t lo = in.min_start > l->start ? in.min_start :
+								l->start;
 			uint64_t ns = ba_plan_start_on_grid(&g, l->start) ?
 					      l->start :
-					      ba_plan_round_up(l->start, g.ao,
-							       g.grain);
+					      ba_plan_round_up(lo, g.ao, g.grain);
 			explain_impossible(p, d, pp, &res, ns, next);
 			continue;
 		}

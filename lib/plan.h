@@ -21,7 +21,15 @@ struct ba_plan_input {
 	uint64_t start, size;
 	uint64_t used;		/* bytes from the start to keep (<= size) */
 	uint64_t limit;		/* its end may not pass this byte */
+	uint64_t min_start;	/* a moved start may not be below this */
 };
+
+/*
+ * Room kept between logical partitions for the next one's EBR: sfdisk
+ * (libfdisk 2.38) refuses a logical partition on the grain that starts
+ * less than its grain (1 MiB) after the previous one ends.
+ */
+#define BA_PLAN_EBR_ROOM MIB
 
 enum ba_plan_why {
 	BA_WHY_NONE = 0,
@@ -51,6 +59,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		 struct ba_plan_result *out);
 int ba_plan_limit(const struct blkalign_device *d, size_t i,
 		  uint64_t usable_end, uint64_t *limit);
+uint64_t ba_plan_min_start(const struct blkalign_device *d, size_t i);
 
 /* The plan as built: pub is what the caller sees. */
 struct ba_plan {

@@ -101,6 +101,20 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 
 	f->suggested = round_up_grid(l->start, (uint64_t)ao_of(d),
 				     grain(&d->pub.topology));
+	if (l->kind == BLKALIGN_LAYER_DISK) {
+		uint64_t pss = (uint64_t)d->pub.topology.physical_sector_size.value;
+
+		f->suggested = round_up_grid(l->start, (uint64_t)ao_of(d), pss);
+		f->fix = ba_pool_printf(
+			&d->pool,
+			"data written on the whole of '%s' starts off the grid: "
+			"put it in a partition that starts on it (sector %" PRIu64
+			", or %" PRIu64 " on the 1 MiB grain)",
+			l->name, f->suggested / lss,
+			round_up_grid(MIB, (uint64_t)ao_of(d),
+				      grain(&d->pub.topology)) / lss);
+		return;
+	}
 	f->fix = ba_pool_printf(
 		&d->pool,
 		"move '%s' to start at sector %" PRIu64 " (byte %" PRIu64
@@ -311,8 +325,11 @@ static void check_soft_block(struct ba_device *d, int i)
 		l->name, l->size, page, l->soft_block_size);
 	f->explanation = ba_pool_printf(
 		&d->pool,
-		"buffered writes to it (mkfs, dd, raw databases) go out in "
+		"%sbuffered writes to it (mkfs, dd, raw databases) go out in "
 		"requests of at most %s instead of %s: %.1fx as many requests",
+		f->severity == BLKALIGN_INFO ?
+			"what it holds does its I/O below the partition's page "
+			"cache, so only raw I/O on the partition itself pays: " : "",
 		human(d, cap), human(d, cap_aligned),
 		cap ? (double)cap_aligned / (double)cap : 0.0);
 	f->fix = ba_pool_printf(

@@ -291,7 +291,7 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 {
 	uint32_t n, sorted[BLKALIGN_BENCH_MAX_PHASES], split = 0, g, off = 0;
 	const struct blkalign_bench_phase *best, *worst, *fe, *se;
-	double best_gap = 0, max_iqr = 0, max_se = 0, gap;
+	double best_gap = 0, max_iqr = 0, gap;
 
 	if (!r || !r->nphases || r->nphases > BLKALIGN_BENCH_MAX_PHASES)
 		return -EINVAL;
@@ -324,9 +324,15 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 			sorted[j - 1] = t;
 		}
 	best = &r->phases[sorted[0]];
-	worst = &r->phases[sorted[n - 1]];
 	r->aligned_phase = sorted[0];
+	/* the slowest; on a tie the lowest phase, like the fastest */
 	r->worst_phase = sorted[n - 1];
+	for (uint32_t k = 0; k < n; k++)
+		if (r->phases[k].median_ns == r->phases[sorted[n - 1]].median_ns) {
+			r->worst_phase = k;
+			break;
+		}
+	worst = &r->phases[r->worst_phase];
 	for (uint32_t k = 0; k < n; k++) {
 		const struct blkalign_bench_phase *p = &r->phases[k];
 
@@ -334,17 +340,21 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 			(double)p->median_ns / (double)best->median_ns : 1.0;
 		if (iqr(p) > max_iqr)
 			max_iqr = iqr(p);
-		if (median_se(p) > max_se)
-			max_se = median_se(p);
 	}
 	r->ratio = r->phases[r->worst_phase].ratio;
 	if (!best->median_ns && worst->median_ns)
 		r->ratio = INFINITY;
 
 	if (r->ratio < MIN_RATIO) {
-		/* a 20% penalty would show above the noise of the medians */
-		if (!best->median_ns ||
-		    SE_K * 2 * max_se < (MIN_RATIO - 1) * (double)best->median_ns) {
+		/*
+		 * "No penalty" only when the medians are precise enough: the
+		 * slowest phase's median, 2 standard errors up, is still
+		 * within 20% of the fastest's, 2 standard errors down.
+		 */
+		double hi = (double)worst->median_ns + 2 * median_se(worst);
+		double lo = (double)best->median_ns - 2 * median_se(best);
+
+		if (!best->median_ns || (lo > 0 && hi < MIN_RATIO * lo)) {
 			r->verdict = BLKALIGN_BENCH_NO_PENALTY;
 			r->reason = "every phase is within 20% of the fastest";
 		} else {
@@ -381,8 +391,8 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	}
 	if (gap <= SE_K * (median_se(fe) + median_se(se)) ||
 	    r->separation < 1.0) {
-		r->reason = "the fast and the slow phases overlap: too much "
-			    "noise to conclude (more --rounds may help)";
+		r->reason = "the fast and the slow phases overlap, too much "
+			    "noise to conclude; more --rounds may help";
 		return 0;
 	}
 	g = fit_grid(r, &off);

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-bench.c - `blkalign bench`: measure what misalignment costs on the
+ * device itself.  The alignment phase sweep: the same O_DIRECT I/O at
+ * every 512-byte phase of a physical sector, interleaved in rounds, per
+ * phase the median latency and its spread, and the verdict in words: no
+ * penalty, a penalty on a grid (the physical sector the device really
+ * has, and where it starts), or inconclusive.  Reads unless --write; a
+ * write rewrites the bytes just read there.  Ctrl-C stops with a partial
+ * report.  See docs/bench.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+	OPT_PHASE_STEP = 256,
+	OPT_PHASES,
+	OPT_REGION,
+	OPT_SEED,
+	OPT_RUNTIME,
+	OPT_SVG,
+	OPT_SIM,
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " bench [options] <image>|<device>\n"
+	      "\nMeasure what misalignment costs on the device: the same I/O at every\n"
+	      "phase of a physical sector (4 KiB at offsets k * 512, k = 0..7, from\n"
+	      "random 64 KiB-aligned positions), O_DIRECT, in interleaved rounds; per\n"
+	      "phase the median latency and its spread, and what they say: no\n"
+	      "penalty, a read-modify-write penalty on a grid (the real physical\n"
+	      "sector size and where it starts), or inconclusive.  Reads only,\n"
+	      "unless --write.\n"
+	      "\nOptions:\n"
+	      " -w, --write                 time writes: every write puts back the bytes\n"
+	      "                             just read at that offset; a block device is\n"
+	      "                             opened exclusively (refused while mounted\n"
+	      "                             or in use)\n"
+	      " -s, --io-size <size>        bytes per I/O (default 4K)\n"
+	      "     --phase-step <size>     distance between phases (default 512)\n"
+	      "     --phases <n>            phases to sweep (default io-size / phase-step,\n"
+	      "                             at most 64)\n"
+	      " -r, --rounds <n>            rounds, each visiting every phase (default 32)\n"
+	      " -o, --offset <size>         start of the region swept (default 0)\n"
+	      "     --region-size <size>    size of the region (default: to the end, at\n"
+	      "                             most 1G)\n"
+	      "     --seed <n>              seed of the shuffles and positions (default 1)\n"
+	      "     --runtime <seconds>     stop after <seconds>, with a partial report\n"
+	      " -e, --engine <name>         psync (default), uring, null (no I/O) or sim\n"
+	      "                             (a simulated 512e drive, no I/O)\n"
+	      "     --sim <key=value,...>   the sim engine's drive: physical, offset,\n"
+	      "                             read_us, write_us, rmw_us, noise, seed\n"
+	      "     --svg <file>            write a bar chart of the medians by phase\n"
+	      " -J, --json                  print the result as JSON\n"
+	      " -h, --help                  display this help\n"
+	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
+	      "be opened or an I/O failed, 16 usage error, 128 + N when stopped by\n"
+	      "signal N (after the partial report).\n"
+	      "\nFor more details see blkalign(8).\n",
+	      out);
+}
+
+static volatile sig_atomic_t got_signal;
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	stop_flag = 1;
+}
+
+static void set_signals(void (*fn)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Progress with ETA on stderr, when it is a terminal. */
+static int progress(void *data, uint32_t round, uint32_t rounds,
+		    double elapsed)
+{
+	double eta = round ? elapsed / round * (rounds - round) : 0;
+
+	(void)data;
+	fprintf(stderr, "\rround %u/%u, %.1f s, ETA %.1f s   ", round, rounds,
+		elapsed, eta);
+	fflush(stderr);
+	return 0;
+}
+
+static void hlat(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 10000000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+}
+
+static void print_table(const struct blkalign_bench_result *r, FILE *out)
+{
+	char words[512];
+
+	fprintf(out, "%s: %" PRIu32 "-byte %s at %" PRIu32 " phases of %" PRIu32
+		" bytes, engine %s%s, %" PRIu32 "/%" PRIu32 " rounds in %.2f s\n",
+		r->path ? r->path : "-", r->io_size,
+		r->write ? "writes" : "reads", r->nphases, r->phase_step,
+		r->engine, r->direct ? ", O_DIRECT" : "", r->rounds_done,
+		r->rounds_planned, r->seconds);
+	if (r->claimed_physical_sector_size)
+		fprintf(out, "the device claims: logical %" PRIu32 ", physical %"
+			PRIu32 ", alignment offset %" PRIu32 "\n",
+			r->claimed_logical_sector_size,
+			r->claimed_physical_sector_size,
+			r->claimed_alignment_offset);
+	fprintf(out, "region: %" PRIu64 " bytes from byte %" PRIu64 "\n",
+		r->region_size, r->offset);
+	if (r->interrupted)
+		fputs("interrupted: a partial result\n", out);
+	else if (r->runtime_exceeded)
+		fputs("stopped by --runtime: a partial result\n", out);
+	fprintf(out, "\n  %5s %7s %9s %9s %9s %9s %7s\n", "PHASE", "OFFSET",
+		"MEDIAN", "IQR", "MIN", "MAX", "RATIO");
+	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
+		const struct blkalign_bench_phase *p = &r->phases[k];
+		char med[24], iq[24], mn[24], mx[24];
+
+		hlat(p->median_ns, med, sizeof(med));
+		hlat(p->p75_ns - p->p25_ns, iq, sizeof(iq));
+		hlat(p->min_ns, mn, sizeof(mn));
+		hlat(p->max_ns, mx, sizeof(mx));
+		fprintf(out, "  %5" PRIu32 " %7" PRIu64 " %9s %9s %9s %9s %6.2fx%s\n",
+			k, p->offset, med, iq, mn, mx, p->ratio,
+			p->fast && r->verdict == BLKALIGN_BENCH_PENALTY ?
+				"  fast" : "");
+	}
+	blkalign_bench_verdict_text(r, words, sizeof(words));
+	fprintf(out, "\n%s\n", words);
+}
+
+static void xml_escaped(const char *s, FILE *out)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/*
+ * A bar per phase: the median, the IQR as a whisker, the fast phases of
+ * a penalty verdict in another colour; the verdict as the caption.
+ */
+static int write_svg(const struct blkalign_bench_result *r, FILE *out)
+{
+	const double W = 720, H = 400, left = 70, right = 20, top = 50,
+		     bottom = 90;
+	double plot_w = W - left - right, plot_h = H - top - bottom, bar_w;
+	uint64_t ymax = 1;
+	char words[512], lab[24];
+
+	for (uint32_t k = 0; k < r->nphases; k++)
+		if (r->phases[k].p75_ns > ymax)
+			ymax = r->phases[k].p75_ns;
+	ymax += ymax / 10;
+	bar_w = plot_w / (r->nphases ? r->nphases : 1);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		W, H, W, H);
+	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
+	xml_escaped(r->path ? r->path : "-", out);
+	fprintf(out, ": median %s latency of %" PRIu32 "-byte I/O by phase "
+		"(whiskers: 25th-75th percentile)</text>\n",
+		r->write ? "write" : "read", r->io_size);
+	/* axes and three gridlines */
+	for (int i = 0; i <= 4; i++) {
+		double y = top + plot_h - plot_h * i / 4;
+
+		hlat(ymax * (uint64_t)i / 4, lab, sizeof(lab));
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
+			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			left, y, W - right, y, left - 6, y + 4, lab);
+	}
+	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
+		const struct blkalign_bench_phase *p = &r->phases[k];
+		double x = left + bar_w * k + bar_w * 0.15, w = bar_w * 0.7;
+		double h = plot_h * (double)p->median_ns / (double)ymax;
+		double y25 = top + plot_h - plot_h * (double)p->p25_ns / ymax;
+		double y75 = top + plot_h - plot_h * (double)p->p75_ns / ymax;
+		bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
+
+		hlat(p->median_ns, lab, sizeof(lab));
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
+			": %s</title></rect>\n",
+			x, top + plot_h - h, w, h, fast ? "#2a9d4b" : "#4a78c2",
+			k, lab);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"black\"/>\n",
+			x + w / 2, y25, x + w / 2, y75);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%s</text>\n", x + w / 2, top + plot_h - h - 4, lab);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%" PRIu32 " (%" PRIu64 ")</text>\n",
+			x + w / 2, top + plot_h + 16, k, p->offset);
+	}
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"black\"/>\n", left, top + plot_h, W - right,
+		top + plot_h);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"phase (offset in bytes)</text>\n", left + plot_w / 2,
+		top + plot_h + 34);
+	blkalign_bench_verdict_text(r, words, sizeof(words));
+	fputs("<text x=\"10\" y=\"", out);
+	fprintf(out, "%.0f\" font-size=\"11\">", H - 24);
+	xml_escaped(words, out);
+	fputs("</text>\n</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* --sim physical=4096,offset=3584,rmw_us=4000,noise=0.05 */
+static int parse_sim(char *spec, struct blkalign_bench_sim *s)
+{
+	char *save = NULL;
+
+	for (char *kv = strtok_r(spec, ",", &save); kv;
+	     kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '='), *end;
+		int64_t v;
+
+		if (!eq)
+			return -EINVAL;
+		*eq++ = '\0';
+		if (!strcmp(kv, "noise")) {
+			errno = 0;
+			s->noise = strtod(eq, &end);
+			if (errno || *end || end == eq || s->noise < 0 ||
+			    s->noise > 100)
+				return -EINVAL;
+			continue;
+		}
+		if (cli_parse_int(eq, 0, INT64_MAX / 1000, &v))
+			return -EINVAL;
+		if (!strcmp(kv, "physical")) {
+			if (v < 512 || v > 1 << 20 || (v & (v - 1)))
+				return -EINVAL;
+			s->physical_sector_size = (uint32_t)v;
+		} else if (!strcmp(kv, "offset")) {
+			if (v > 1 << 20)
+				return -EINVAL;
+			s->alignment_offset = (uint32_t)v;
+		} else if (!strcmp(kv, "read_us")) {
+			s->read_ns = (uint64_t)v * 1000;
+		} else if (!strcmp(kv, "write_us")) {
+			s->write_ns = (uint64_t)v * 1000;
+		} else if (!strcmp(kv, "rmw_us")) {
+			s->rmw_ns = (uint64_t)v * 1000;
+		} else if (!strcmp(kv, "seed")) {
+			s->seed = (uint64_t)v;
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	cli_warnx("invalid %s '%s'", what, arg);
+	fprintf(stderr, "Try '" PROGRAM " bench --help' for more information.\n");
+	return BLKALIGN_STATUS_USAGE;
+}
+
+static void report_error(int rc, const char *path,
+			 const struct blkalign_bench_opts *o,
+			 const struct blkalign_bench_result *r)
+{
+	const char *p = path ? path : "-";
+
+	switch (rc) {
+	case -EBUSY:
+		cli_warnx("'%s' is in use (mounted, or held by md, LVM, "
+			  "device-mapper or another program): refusing to "
+			  "write to it", p);
+		break;
+	case -EDOM:
+		cli_warnx("the phase step %" PRIu32 " is below the logical "
+			  "sector size of '%s' (%" PRIu32 "): direct I/O "
+			  "cannot start there", o->phase_step, p,
+			  r->claimed_logical_sector_size);
+		break;
+	case -ENOSPC:
+		cli_warnx("'%s' is too small for the sweep: the region "
+			  "must hold (phases - 1) * phase step + io size "
+			  "bytes", p);
+		break;
+	case -ENOTBLK:
+		cli_warnx("'%s' is neither a block device nor a regular file",
+			  p);
+		break;
+	default:
+		cli_warnx("cannot bench '%s': %s", p, strerror(-rc));
+	}
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "write", no_argument, NULL, 'w' },
+		{ "io-size", required_argument, NULL, 's' },
+		{ "phase-step", required_argument, NULL, OPT_PHASE_STEP },
+		{ "phases", required_argument, NULL, OPT_PHASES },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ "region-size", required_argument, NULL, OPT_REGION },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "runtime", required_argument, NULL, OPT_RUNTIME },
+		{ "engine", required_argument, NULL, 'e' },
+		{ "sim", required_argument, NULL, OPT_SIM },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct blkalign_bench_opts o;
+	struct blkalign_bench_result r;
+	const char *path = NULL, *svg = NULL;
+	bool json = false;
+	int c, rc, status = 0;
+	uint64_t size;
+	int64_t v;
+
+	blkalign_bench_opts_defaults(&o);
+	/* the sim engine's drive: 512e, 1 ms writes, +4 ms per partial
+	 * physical sector (about one revolution at 7200 rpm is 8 ms) */
+	o.sim.physical_sector_size = 4096;
+	o.sim.read_ns = 1000000;
+	o.sim.write_ns = 1000000;
+	o.sim.rmw_ns = 4000000;
+	while ((c = getopt_long(argc, argv, "ws:r:o:e:Jh", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'w':
+			o.write = true;
+			break;
+		case 's':
+			if (cli_parse_size(optarg, &size) || !size ||
+			    size % 512 || size > (64 << 20))
+				return usage_error("I/O size", optarg);
+			o.io_size = (uint32_t)size;
+			break;
+		case OPT_PHASE_STEP:
+			if (cli_parse_size(optarg, &size) || !size ||
+			    size % 512 || size > (64 << 20))
+				return usage_error("phase step", optarg);
+			o.phase_step = (uint32_t)size;
+			break;
+		case OPT_PHASES:
+			if (cli_parse_int(optarg, 1, BLKALIGN_BENCH_MAX_PHASES,
+					  &v))
+				return usage_error("number of phases", optarg);
+			o.nphases = (uint32_t)v;
+			break;
+		case 'r':
+			if (cli_parse_int(optarg, 1, 1000000, &v))
+				return usage_error("number of rounds", optarg);
+			o.rounds = (uint32_t)v;
+			break;
+		case 'o':
+			if (cli_parse_size(optarg, &o.offset) || o.offset % 512)
+				return usage_error("offset", optarg);
+			break;
+		case OPT_REGION:
+			if (cli_parse_size(optarg, &o.region_size) ||
+			    !o.region_size)
+				return usage_error("region size", optarg);
+			break;
+		case OPT_SEED:
+			if (cli_parse_int(optarg, 0, INT64_MAX, &v))
+				return usage_error("seed", optarg);
+			o.seed = (uint64_t)v;
+			break;
+		case OPT_RUNTIME: {
+			char *end;
+
+			errno = 0;
+			o.runtime = strtod(optarg, &end);
+			if (errno || *end || end == optarg || o.runtime <= 0 ||
+			    o.runtime > 86400 * 365)
+				return usage_error("runtime", optarg);
+			break;
+		}
+		case 'e':
+			o.engine = optarg;
+			break;
+		case OPT_SIM:
+			if (parse_sim(optarg, &o.sim))
+				return usage_error("--sim drive", optarg);
+			break;
+		case OPT_SVG:
+			svg = optarg;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '" PROGRAM " bench --help' for "
+					"more information.\n");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc) {
+		cli_warnx("unexpected argument '%s': one target at a time",
+			  argv[optind]);
+		return BLKALIGN_STATUS_USAGE;
+	}
+	{
+		const char *const *e = blkalign_bench_engines();
+
+		while (*e && strcmp(*e, o.engine))
+			e++;
+		if (!*e) {
+			cli_warnx("unknown engine '%s'%s", o.engine,
+				  !strcmp(o.engine, "uring") ?
+					  " (built without liburing)" : "");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (!path && strcmp(o.engine, "null") && strcmp(o.engine, "sim")) {
+		cli_warnx("no target: give an image file or a block device");
+		fprintf(stderr, "Try '" PROGRAM " bench --help' for more "
+				"information.\n");
+		return BLKALIGN_STATUS_USAGE;
+	}
+
+	o.stop = &stop_flag;
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
+	set_signals(on_signal);
+	rc = blkalign_bench_sweep(path, &o, &r);
+	set_signals(SIG_DFL);
+	if (o.progress)
+		fputs("\r\033[K", stderr);
+	if (rc) {
+		report_error(rc, path, &o, &r);
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (json) {
+		if (blkalign_bench_write_json(&r, stdout)) {
+			cli_warnx("cannot write the JSON output");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	} else {
+		print_table(&r, stdout);
+	}
+	if (svg) {
+		FILE *f = fopen(svg, "we");
+		int err = f ? write_svg(&r, f) : -errno;
+
+		if (f && fclose(f) == EOF && !err)
+			err = -errno;
+		if (err) {
+			cli_warnx("cannot write '%s': %s", svg, strerror(-err));
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	}
+	if (fflush(stdout) == EOF)
+		status |= BLKALIGN_STATUS_FAILED;
+	if (got_signal)
+		return 128 + got_signal;
+	return status;
+}

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-plan.c - `blkalign plan`: audit one image or disk like check, then
+ * print the aligned layout of its partitions (what moves, by how much,
+ * what to copy, how long) as a diff, as JSON or as an sfdisk script.
+ * Nothing is ever opened for writing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define DEFAULT_THROUGHPUT (100ULL * 1024 * 1024)	/* bytes/s, assumed */
+
+enum {
+	OPT_SYSROOT = 256,
+	OPT_PSS,
+	OPT_MIN_IO,
+	OPT_OPT_IO,
+	OPT_AO,
+	OPT_PAGE,
+	OPT_SFDISK,
+	OPT_PARTITION,
+	OPT_THROUGHPUT,
+};
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " plan [options] <image>|<device>\n"
+	      "\nAudit a disk image or whole disk like 'check', then compute the\n"
+	      "aligned layout of its partitions: starts moved up to the grain,\n"
+	      "sizes ending on it, never cutting into the data in use and never\n"
+	      "overlapping what follows.  Nothing is written.\n"
+	      "\nOptions:\n"
+	      " -J, --json                      print the plan as JSON\n"
+	      "     --sfdisk                    print the planned layout as an sfdisk script\n"
+	      "     --partition <n>             plan partition <n> only\n"
+	      "     --throughput <size>         copy speed per second for the time\n"
+	      "                                 estimates (default 100M, an assumption)\n"
+	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n"
+	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
+	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
+	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
+	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
+	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
+	      "     --page-size <n>             page size for the size rule\n"
+	      " -h, --help                      display this help\n"
+	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
+	      "\nExit status (a bitmask):\n"
+	      "  0  nothing needs to move (optional moves aside)\n"
+	      "  1  the plan moves or resizes a partition\n"
+	      "  2  incomplete: a partition cannot be planned, or something\n"
+	      "     could not be read\n"
+	      "  4  operational error\n"
+	      " 16  usage error\n"
+	      "\nFor more details see blkalign(8) and docs/plan.md.\n",
+	      out);
+}
+
+static int size_opt(const char *name, const char *arg, uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_size(arg, &v) || v > UINT32_MAX) {
+		cli_warnx("invalid %s '%s'", name, arg);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void log_to_stderr(void *data, const char *msg)
+{
+	(void)data;
+	cli_warnx("%s", msg);
+}
+
+/* "+1985 sectors, +1016320 bytes" */
+static void print_delta(FILE *out, uint64_t from, uint64_t to, uint64_t lss)
+{
+	if (to >= from)
+		fprintf(out, "+%" PRIu64 " sectors, +%" PRIu64 " bytes",
+			(to - from) / lss, to - from);
+	else
+		fprintf(out, "-%" PRIu64 " sectors, -%" PRIu64 " bytes",
+			(from - to) / lss, from - to);
+}
+
+static void print_part(FILE *out, const struct blkalign_plan_part *pp,
+		       uint64_t lss, uint64_t tput)
+{
+	fprintf(out, "%s: %s", pp->name, blkalign_plan_action_name(pp->action));
+	if (pp->action != BLKALIGN_PLAN_NONE &&
+	    pp->action != BLKALIGN_PLAN_IMPOSSIBLE) {
+		if (pp->new_start == pp->old_start) {
+			fprintf(out, ": start %" PRIu64 " kept",
+				pp->old_start / lss);
+		} else {
+			fprintf(out, ": start %" PRIu64 " -> %" PRIu64 " (",
+				pp->old_start / lss, pp->new_start / lss);
+			print_delta(out, pp->old_start, pp->new_start, lss);
+			fputs(")", out);
+		}
+		fprintf(out, ", size %" PRIu64 " -> %" PRIu64 " (",
+			pp->old_size / lss, pp->new_size / lss);
+		print_delta(out, pp->old_size, pp->new_size, lss);
+		fputs(")", out);
+	} else {
+		fprintf(out, ": start %" PRIu64 ", size %" PRIu64 " sectors",
+			pp->old_start / lss, pp->old_size / lss);
+	}
+	fputc('\n', out);
+	if (pp->reason)
+		fprintf(out, "  why: %s\n", pp->reason);
+	if (pp->content || pp->used_known)
+		fprintf(out, "  contents: %s, %s %" PRIu64 " bytes\n",
+			pp->content ? pp->content : "unknown",
+			pp->used_known ? "uses" : "not sized: keeping all",
+			pp->used_size);
+	if (pp->bytes_to_copy)
+		fprintf(out,
+			"  copy: %" PRIu64 " bytes, about %.1f s at %" PRIu64
+			" MiB/s (assumed throughput)\n",
+			pp->bytes_to_copy, (double)pp->bytes_to_copy / (double)tput,
+			tput / (1024 * 1024));
+	for (size_t c = 0; c < pp->ncommands; c++)
+		fprintf(out, "  instead: %s\n", pp->commands[c]);
+	if (pp->findings_before || pp->findings_after)
+		fprintf(out, "  alignment findings: %zu now, %zu after\n",
+			pp->findings_before, pp->findings_after);
+}
+
+static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
+			       int only, uint64_t tput, bool text)
+{
+	const struct blkalign_device *d = p->device;
+	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
+	unsigned int status = 0;
+	size_t shown = 0;
+
+	if (text)
+		fprintf(out,
+			"%s: %s, grain %" PRIu64 " bytes, sizes in multiples "
+			"of %" PRIu64 " bytes, %" PRIu64 "-byte sectors\n",
+			d->path, d->scheme ? d->scheme : "no partition table",
+			p->grain, p->size_granularity, lss);
+	for (size_t k = 0; k < p->nparts; k++) {
+		const struct blkalign_plan_part *pp = &p->parts[k];
+
+		if (only && pp->number != only)
+			continue;
+		shown++;
+		if (text)
+			print_part(out, pp, lss, tput);
+		if (pp->action == BLKALIGN_PLAN_MOVE ||
+		    pp->action == BLKALIGN_PLAN_RESIZE)
+			status |= BLKALIGN_STATUS_FINDINGS;
+		if (pp->action == BLKALIGN_PLAN_IMPOSSIBLE)
+			status |= BLKALIGN_STATUS_INCOMPLETE;
+	}
+	if (only && !shown) {
+		cli_warnx("'%s' has no partition %d to plan", d->path, only);
+		status |= BLKALIGN_STATUS_USAGE;
+	} else if (text && !p->nparts) {
+		fputs("no partitions to plan\n", out);
+	}
+	return status;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "sfdisk", no_argument, NULL, OPT_SFDISK },
+		{ "partition", required_argument, NULL, OPT_PARTITION },
+		{ "throughput", required_argument, NULL, OPT_THROUGHPUT },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "logical-sector-size", required_argument, NULL, 'b' },
+		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
+		{ "min-io", required_argument, NULL, OPT_MIN_IO },
+		{ "opt-io", required_argument, NULL, OPT_OPT_IO },
+		{ "alignment-offset", required_argument, NULL, OPT_AO },
+		{ "page-size", required_argument, NULL, OPT_PAGE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct blkalign_image_geometry geom = { 0 };
+	struct blkalign_report *report = NULL;
+	struct blkalign_plan *plan = NULL;
+	struct blkalign_ctx *ctx = NULL;
+	const struct blkalign_device *d;
+	const char *sysroot = NULL;
+	uint64_t tput = DEFAULT_THROUGHPUT;
+	unsigned int status = 0;
+	bool json = false, sfdisk = false;
+	uint32_t page = 0;
+	int64_t v;
+	int only = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case OPT_SFDISK:
+			sfdisk = true;
+			break;
+		case OPT_PARTITION:
+			if (cli_parse_int(optarg, 1, 65535, &v)) {
+				cli_warnx("invalid partition number '%s'",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			only = (int)v;
+			break;
+		case OPT_THROUGHPUT:
+			if (cli_parse_size(optarg, &tput) || !tput) {
+				cli_warnx("invalid throughput '%s'", optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			break;
+		case OPT_SYSROOT:
+			sysroot = optarg;
+			break;
+		case 'b':
+			if (size_opt("logical sector size", optarg,
+				     &geom.logical_sector_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_PSS:
+			if (size_opt("physical sector size", optarg,
+				     &geom.physical_sector_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_MIN_IO:
+			if (size_opt("minimum I/O size", optarg,
+				     &geom.minimum_io_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_OPT_IO:
+			if (size_opt("optimal I/O size", optarg,
+				     &geom.optimal_io_size))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case OPT_AO:
+			if (cli_parse_int(optarg, 0, 65535, &v)) {
+				cli_warnx("invalid alignment offset '%s'",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			geom.alignment_offset = (int32_t)v;
+			geom.alignment_offset_set = true;
+			break;
+		case OPT_PAGE:
+			if (size_opt("page size", optarg, &page))
+				return BLKALIGN_STATUS_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '" PROGRAM " plan --help' for "
+					"more information.\n");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (json && sfdisk) {
+		cli_warnx("--json and --sfdisk exclude each other");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (optind + 1 != argc) {
+		cli_warnx(optind >= argc ? "no target given" :
+					   "plan takes one target");
+		fprintf(stderr, "Try '" PROGRAM " plan --help' for more "
+				"information.\n");
+		return BLKALIGN_STATUS_USAGE;
+	}
+
+	ctx = blkalign_new_ctx();
+	if (!ctx) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	if (blkalign_ctx_set_image_geometry(ctx, &geom)) {
+		cli_warnx("impossible image geometry: sector sizes must be "
+			  "powers of two from 512 to 65536 with physical >= "
+			  "logical, I/O sizes multiples of the logical sector");
+		status = BLKALIGN_STATUS_USAGE;
+		goto out;
+	}
+	if (page && blkalign_ctx_set_page_size(ctx, page)) {
+		cli_warnx("invalid page size '%u'", page);
+		status = BLKALIGN_STATUS_USAGE;
+		goto out;
+	}
+	if (sysroot && blkalign_ctx_set_sysroot(ctx, sysroot)) {
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	report = blkalign_new_report(ctx);
+	if (!report) {
+		cli_warnx("out of memory");
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	rc = blkalign_check_path(report, argv[optind]);
+	if (rc == -ENOMEM || blkalign_report_ndevices(report) != 1) {
+		cli_warnx("cannot audit '%s'", argv[optind]);
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	d = blkalign_report_device(report, 0);
+	for (size_t k = 0; k < d->nproblems; k++)
+		cli_warnx("%s: %s", d->path, d->problems[k]);
+	if (d->failed) {
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	status |= blkalign_report_status(report) & BLKALIGN_STATUS_INCOMPLETE;
+	if (!d->scheme ||
+	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
+		cli_warnx("'%s': plan needs a dos or GPT partition table on "
+			  "a whole disk or image", d->path);
+		status |= BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	rc = blkalign_plan_new(d, &plan);
+	if (rc) {
+		cli_warnx("cannot plan '%s': %s", d->path, strerror(-rc));
+		status |= BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);
+	if (status & BLKALIGN_STATUS_USAGE)
+		goto out;
+	if (json &&
+	    blkalign_plan_write_json(&plan, 1, only, (double)tput, stdout)) {
+		cli_warnx("cannot write the JSON plan");
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	if (sfdisk && blkalign_plan_write_sfdisk(plan, only, stdout)) {
+		cli_warnx("cannot write the sfdisk script");
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	if (fflush(stdout) == EOF) {
+		cli_warnx("write error: %s", strerror(errno));
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+out:
+	blkalign_plan_free(plan);
+	blkalign_unref_report(report);
+	blkalign_unref_ctx(ctx);
+	return (int)status;
+}
