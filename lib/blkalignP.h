@@ -96,6 +96,8 @@ struct ba_io {
 void ba_io_init_fd(struct ba_io *io, int fd, uint64_t size);
 void ba_io_init_mem(struct ba_io *io, const void *buf, uint64_t size);
 int ba_io_read(struct ba_io *io, uint64_t off, size_t len, void *buf);
+int ba_io_read_region(struct ba_io *io, uint64_t off, uint64_t size,
+		      uint64_t at, size_t len, void *buf);
 
 /* Reading sysfs (relative to ctx->sysroot). */
 int ba_sysfs_read_s64(const char *dir, const char *attr, int64_t *out);
@@ -165,6 +167,13 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_gpt_check *out);
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* Grid arithmetic (grid.c). */
+uint64_t ba_gcd64(uint64_t a, uint64_t b);
+uint64_t ba_lcm64(uint64_t a, uint64_t b);
+uint64_t ba_off_grid(uint64_t x, uint64_t ao, uint64_t g);
+uint64_t ba_round_up_grid(uint64_t x, uint64_t ao, uint64_t g);
+uint64_t ba_grain(uint64_t pss, uint64_t min_io, uint64_t opt_io);
 
 uint64_t ba_extended_node_bytes(uint64_t size_bytes,
 				uint32_t logical_sector_size);

@@ -75,3 +75,16 @@ int ba_io_read(struct ba_io *io, uint64_t off, size_t len, void *buf)
 	io->bytes_read += (uint64_t)n;
 	return (size_t)n == len ? 0 : -EIO;
 }
+
+/**
+ * ba_io_read_region: read [at, at + len) of the region [off, off + size)
+ * of the device: 1 ("absent") when it is not inside the region, else as
+ * ba_io_read().  What every content prober reads through.
+ */
+int ba_io_read_region(struct ba_io *io, uint64_t off, uint64_t size,
+		      uint64_t at, size_t len, void *buf)
+{
+	if (at > size || len > size - at || off > UINT64_MAX - at)
+		return 1;
+	return ba_io_read(io, off + at, len, buf);
+}

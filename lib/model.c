@@ -101,30 +101,6 @@ struct sim {
 	struct acc a;
 };
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* lcm, or 0 when it would overflow. */
-static uint64_t lcm64(uint64_t a, uint64_t b)
-{
-	uint64_t g;
-
-	if (!a || !b)
-		return a ? a : b;
-	g = gcd64(a, b);
-	if (a / g > UINT64_MAX / b)
-		return 0;
-	return a / g * b;
-}
-
 static uint64_t min64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
@@ -793,12 +769,12 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 	write = w->dir == BLKALIGN_IO_WRITE;
 
 	/* The grids a unit's cost depends on. */
-	period = lcm64(s.g.page, s.g.pss);
-	period = lcm64(period, s.sbs);
+	period = ba_lcm64(s.g.page, s.g.pss);
+	period = ba_lcm64(period, s.sbs);
 	if (s.has_raid) {
-		period = lcm64(period, s.r.chunk);
+		period = ba_lcm64(period, s.r.chunk);
 		if (s.r.parity)
-			period = period ? lcm64(period, s.r.stripe) : 0;
+			period = period ? ba_lcm64(period, s.r.stripe) : 0;
 	}
 
 	if (w->pattern == BLKALIGN_IO_SEQUENTIAL) {
@@ -806,7 +782,7 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 			     s.g.page) + (period ? period : 0);
 		if (w->path == BLKALIGN_IO_DIRECT) {
 			total = round_down(total, w->io_size);
-			period = lcm64(period, w->io_size);
+			period = ba_lcm64(period, w->io_size);
 			run_stream(&s, total, period, bound, unit_direct);
 		} else if (write) {
 			/* dirty blocks, written back in order, one stream */
@@ -827,7 +803,7 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 			total = round_up(total, s.g.lss);
 			s.a.ios = (total + w->io_size - 1) / w->io_size;
 			ahead = min64(ahead, round_down(l->size, s.g.page));
-			period = lcm64(period, win);
+			period = ba_lcm64(period, win);
 			run_stream(&s, max64(ahead, round_up(total, s.g.page)),
 				   period, bound, unit_buffered_read);
 		}
@@ -837,7 +813,7 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 		if (!n)
 			n = 1;
 		/* The costs repeat every lcm(io_size, grids) bytes. */
-		step = period ? lcm64(period, w->io_size) : 0;
+		step = period ? ba_lcm64(period, w->io_size) : 0;
 		positions = step ? step / w->io_size : MAX_RANDOM_POSITIONS;
 		if (!positions || positions > MAX_RANDOM_POSITIONS)
 			positions = MAX_RANDOM_POSITIONS;
@@ -947,7 +923,7 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 {
 	struct geom gg;
 	struct raid r;
-	uint64_t grain, unit, off;
+	uint64_t grain, unit;
 	int rc;
 
 	if (!g || !l || !out)
@@ -958,24 +934,16 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 	rc = resolve_raid(l, &r);
 	if (rc < 0)
 		return rc;
-	grain = lcm64(MIB, gg.pss);
-	grain = lcm64(grain, gg.min_io);
-	if (gg.opt_io) {
-		uint64_t with = lcm64(grain, gg.opt_io);
-
-		grain = with && with <= 1024 * MIB ? with : gg.opt_io;
-	}
+	grain = ba_grain(gg.pss, gg.min_io, gg.opt_io);
 	if (rc > 0 && r.stripe) {
-		uint64_t with = lcm64(grain, r.stripe);
+		uint64_t with = ba_lcm64(grain, r.stripe);
 
 		grain = with && with <= 1024 * MIB ? with : r.stripe;
 	}
 	if (!grain)
 		grain = MIB;
 	*out = *l;
-	off = (l->start % grain + grain - gg.ao % grain) % grain;
-	if (off)
-		out->start = l->start + grain - off;
+	out->start = ba_round_up_grid(l->start, gg.ao, grain);
 	unit = max64(gg.page, gg.pss);
 	out->size = l->size / unit * unit;
 	if (!out->size)

@@ -16,11 +16,6 @@
 
 #include "blkalignP.h"
 
-static uint64_t off_grid(uint64_t x, uint64_t ao, uint64_t g)
-{
-	return g ? (x % g + g - ao % g) % g : 0;
-}
-
 static uint64_t ao_of(const struct ba_device *d)
 {
 	int64_t ao = d->pub.topology.alignment_offset.value;
@@ -144,7 +139,7 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 	 */
 	if (!code || (l->data_offset == 0 && l->kind != BLKALIGN_LAYER_MD))
 		return;
-	r = off_grid(l->start, ao, g->pss);
+	r = ba_off_grid(l->start, ao, g->pss);
 	if (r) {
 		f = add(d, code, BLKALIGN_ERROR, i, l->start, g->pss, r);
 		if (!f)
@@ -170,10 +165,10 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 	}
 	if (!g->striped)
 		return;
-	r = off_grid(l->start, ao, g->chunk);
+	r = ba_off_grid(l->start, ao, g->chunk);
 	code = r ? "raid-chunk" : "raid-stripe";
 	if (!r)
-		r = off_grid(l->start, ao, g->stripe);
+		r = ba_off_grid(l->start, ao, g->stripe);
 	if (!r)
 		return;
 	f = add(d, code, BLKALIGN_WARNING, i, l->start,

@@ -14,63 +14,11 @@
 
 #include "blkalignP.h"
 
-/* (x - ao) mod g, without going negative. */
-static uint64_t off_grid(uint64_t x, uint64_t ao, uint64_t g)
+static uint64_t topo_grain(const struct blkalign_topology *t)
 {
-	if (g == 0)
-		return 0;
-	return (x % g + g - ao % g) % g;
-}
-
-/* The smallest ao + k*g >= x. */
-static uint64_t round_up_grid(uint64_t x, uint64_t ao, uint64_t g)
-{
-	uint64_t r = off_grid(x, ao, g);
-
-	return r ? x + (g - r) : x;
-}
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static uint64_t lcm64(uint64_t a, uint64_t b)
-{
-	uint64_t g;
-
-	if (!a || !b)
-		return a ? a : b;
-	g = gcd64(a, b);
-	if (a / g > UINT64_MAX / b)
-		return 0;
-	return a / g * b;
-}
-
-/*
- * The grain a realigned start goes to: a multiple of 1 MiB, the
- * physical sector, the minimum and the optimal I/O size (lcm, so a
- * 3 x 64 KiB stripe gives 3 MiB), falling back to the optimal I/O size
- * alone when the lcm is absurd.
- */
-static uint64_t grain(const struct blkalign_topology *t)
-{
-	uint64_t g = lcm64(MIB, (uint64_t)t->physical_sector_size.value);
-
-	g = lcm64(g, (uint64_t)t->minimum_io_size.value);
-	if (t->optimal_io_size.value > 0) {
-		uint64_t with_opt = lcm64(g, (uint64_t)t->optimal_io_size.value);
-
-		g = (with_opt && with_opt <= 1024 * MIB) ?
-			    with_opt : (uint64_t)t->optimal_io_size.value;
-	}
-	return g ? g : MIB;
+	return ba_grain((uint64_t)t->physical_sector_size.value,
+			(uint64_t)t->minimum_io_size.value,
+			(uint64_t)t->optimal_io_size.value);
 }
 
 static const char *human(struct ba_device *d, uint64_t bytes)
@@ -99,20 +47,20 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 {
 	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
 
-	f->suggested = round_up_grid(l->start, (uint64_t)ao_of(d),
-				     grain(&d->pub.topology));
+	f->suggested = ba_round_up_grid(l->start, (uint64_t)ao_of(d),
+				     topo_grain(&d->pub.topology));
 	if (l->kind == BLKALIGN_LAYER_DISK) {
 		uint64_t pss = (uint64_t)d->pub.topology.physical_sector_size.value;
 
-		f->suggested = round_up_grid(l->start, (uint64_t)ao_of(d), pss);
+		f->suggested = ba_round_up_grid(l->start, (uint64_t)ao_of(d), pss);
 		f->fix = ba_pool_printf(
 			&d->pool,
 			"data written on the whole of '%s' starts off the grid: "
 			"put it in a partition that starts on it (sector %" PRIu64
 			", or %" PRIu64 " on the 1 MiB grain)",
 			l->name, f->suggested / lss,
-			round_up_grid(MIB, (uint64_t)ao_of(d),
-				      grain(&d->pub.topology)) / lss);
+			ba_round_up_grid(MIB, (uint64_t)ao_of(d),
+				      topo_grain(&d->pub.topology)) / lss);
 		return;
 	}
 	f->fix = ba_pool_printf(
@@ -121,7 +69,7 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 		", on the %s grain): back up, recreate the partition there "
 		"and restore, or move it in place (sfdisk --move-data)",
 		l->name, f->suggested / lss, f->suggested,
-		human(d, grain(&d->pub.topology)));
+		human(d, topo_grain(&d->pub.topology)));
 }
 
 /* Start rules: physical sector, then min I/O, then optimal I/O, then MiB. */
@@ -136,7 +84,7 @@ static void check_start(struct ba_device *d, int i)
 	struct blkalign_finding *f;
 	uint64_t r;
 
-	r = off_grid(l->start, ao, pss);
+	r = ba_off_grid(l->start, ao, pss);
 	if (r) {
 		f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR, i);
 		if (!f)
@@ -159,7 +107,7 @@ static void check_start(struct ba_device *d, int i)
 		return;
 	}
 	if (min_io > pss) {
-		r = off_grid(l->start, ao, min_io);
+		r = ba_off_grid(l->start, ao, min_io);
 		if (r) {
 			f = ba_device_add_finding(
 				d, d->md_array ? "raid-chunk" : "start-io-min",
@@ -185,7 +133,7 @@ static void check_start(struct ba_device *d, int i)
 		}
 	}
 	if (opt > 0 && opt != min_io) {
-		r = off_grid(l->start, ao, opt);
+		r = ba_off_grid(l->start, ao, opt);
 		if (r) {
 			f = ba_device_add_finding(
 				d, d->md_array ? "raid-stripe" : "start-io-opt",
@@ -210,7 +158,7 @@ static void check_start(struct ba_device *d, int i)
 			return;
 		}
 	}
-	r = off_grid(l->start, ao, MIB);
+	r = ba_off_grid(l->start, ao, MIB);
 	if (r && is_partition(l)) {
 		f = ba_device_add_finding(d, "start-mib", BLKALIGN_INFO, i);
 		if (!f)
@@ -238,7 +186,7 @@ static void check_end(struct ba_device *d, int i)
 	uint64_t pss = (uint64_t)t->physical_sector_size.value;
 	uint64_t lss = (uint64_t)t->logical_sector_size.value;
 	uint64_t end = l->start + l->size;
-	uint64_t r = off_grid(end, (uint64_t)ao_of(d), pss);
+	uint64_t r = ba_off_grid(end, (uint64_t)ao_of(d), pss);
 	struct blkalign_finding *f;
 
 	if (!r)

@@ -94,15 +94,6 @@ _Static_assert(offsetof(struct btrfs_super_disk, le_stripesize) == 0x9c,
 _Static_assert(offsetof(struct btrfs_super_disk, dev_item) == 0xc9,
 	       "dev_item at 0xc9");
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 static int is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -117,7 +108,7 @@ static int btrfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t dev_bytes;
 	int rc;
 
-	rc = region_read(io, off, size, BTRFS_SB_OFFSET, sizeof(buf), buf);
+	rc = ba_io_read_region(io, off, size, BTRFS_SB_OFFSET, sizeof(buf), buf);
 	if (rc)
 		return rc;
 	memcpy(&sb, buf, sizeof(sb));

@@ -99,15 +99,6 @@ _Static_assert(offsetof(struct ext_super_disk, le_raid_stride) == 0x164,
 _Static_assert(offsetof(struct ext_super_disk, le_raid_stripe_width) == 0x170,
 	       "s_raid_stripe_width at 0x170");
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 static const char *ext_type(uint32_t compat, uint32_t incompat,
 			    uint32_t ro_compat)
 {
@@ -130,7 +121,7 @@ static int ext_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t blocks;
 	int rc;
 
-	rc = region_read(io, off, size, EXT_SB_OFFSET, sizeof(buf), buf);
+	rc = ba_io_read_region(io, off, size, EXT_SB_OFFSET, sizeof(buf), buf);
 	if (rc)
 		return rc;
 	memcpy(&sb, buf, sizeof(sb));

@@ -64,15 +64,6 @@ _Static_assert(offsetof(struct ntfs_boot_disk, le_sectors) == 0x28,
 _Static_assert(offsetof(struct ntfs_boot_disk, clusters_per_mft_record) == 0x40,
 	       "clusters per MFT record at 0x40");
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 static int is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -95,7 +86,7 @@ static int ntfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t cluster, sectors, clusters;
 	int rc;
 
-	rc = region_read(io, off, size, 0, sizeof(buf), buf);
+	rc = ba_io_read_region(io, off, size, 0, sizeof(buf), buf);
 	if (rc)
 		return rc;
 	memcpy(&bs, buf, sizeof(bs));

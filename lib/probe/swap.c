@@ -56,15 +56,6 @@ _Static_assert(sizeof(struct swap_header_disk) == 0x2c,
 _Static_assert(offsetof(struct swap_header_disk, last_page) == 0x404 - 0x400,
 	       "last_page at 0x404");
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 /* Index of the signature in the last 10 bytes of a page, or -1. */
 static int find_signature(const char *tail)
 {
@@ -83,7 +74,7 @@ static int swap_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	int sig = -1, rc;
 
 	for (size_t i = 0; i < sizeof(page_sizes) / sizeof(page_sizes[0]); i++) {
-		rc = region_read(io, off, size, page_sizes[i] - SWAP_MAGIC_LEN,
+		rc = ba_io_read_region(io, off, size, page_sizes[i] - SWAP_MAGIC_LEN,
 				 SWAP_MAGIC_LEN, tail);
 		if (rc < 0)
 			return rc;
@@ -100,7 +91,7 @@ static int swap_probe(struct ba_io *io, uint64_t off, uint64_t size,
 
 	last_page = 0;
 	if (strcmp(signatures[sig].version, "1") == 0) {
-		rc = region_read(io, off, size, SWAP_HEADER_OFFSET, sizeof(h),
+		rc = ba_io_read_region(io, off, size, SWAP_HEADER_OFFSET, sizeof(h),
 				 &h);
 		if (rc)
 			return rc;

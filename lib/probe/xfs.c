@@ -82,15 +82,6 @@ _Static_assert(offsetof(struct xfs_super_disk, be_unit) == 0xb8,
 _Static_assert(offsetof(struct xfs_super_disk, be_width) == 0xbc,
 	       "sb_width at 0xbc");
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 static int is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
@@ -106,7 +97,7 @@ static int xfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t dblocks, ag_total;
 	int rc;
 
-	rc = region_read(io, off, size, 0, sizeof(buf), buf);
+	rc = ba_io_read_region(io, off, size, 0, sizeof(buf), buf);
 	if (rc)
 		return rc;
 	memcpy(&sb, buf, sizeof(sb));

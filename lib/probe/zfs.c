@@ -348,15 +348,6 @@ static int parse_config(const uint8_t *buf, size_t len, struct zfs_label *l)
 
 /* ---- the prober ---- */
 
-/* Read [at, at + len) of the region, "absent" if it is not inside it. */
-static int region_read(struct ba_io *io, uint64_t off, uint64_t size,
-		       uint64_t at, size_t len, void *buf)
-{
-	if (at > size || len > size - at || off > UINT64_MAX - at)
-		return 1;
-	return ba_io_read(io, off + at, len, buf);
-}
-
 /*
  * Read and check label @n.  Returns 0 (valid, @l filled), 1 (no label
  * there), 2 (a label that fails its checksum or does not parse), or
@@ -377,7 +368,7 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 		label_off += psize - 4 * ZFS_LABEL_SIZE;
 	/* The checksum tail's magic first: 8 bytes, not 112 KiB, when no
 	 * label is there (most partitions probed). */
-	rc = region_read(io, off, size, label_off + ZFS_PHYS_OFFSET + body,
+	rc = ba_io_read_region(io, off, size, label_off + ZFS_PHYS_OFFSET + body,
 			 sizeof(magic), &magic);
 	if (rc)
 		return rc;
@@ -387,7 +378,7 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 		swap = true;
 	else
 		return 1;
-	rc = region_read(io, off, size, label_off + ZFS_PHYS_OFFSET,
+	rc = ba_io_read_region(io, off, size, label_off + ZFS_PHYS_OFFSET,
 			 ZFS_PHYS_SIZE, phys);
 	if (rc)
 		return rc;
