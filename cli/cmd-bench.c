@@ -81,7 +81,7 @@ static void on_signal(int sig)
 
 static void set_signals(void (*fn)(int))
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -92,8 +92,7 @@ static void set_signals(void (*fn)(int))
 }
 
 /* Progress with ETA on stderr, when it is a terminal. */
-static int progress(void *data, uint32_t round, uint32_t rounds,
-		    double elapsed)
+static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
 {
 	double eta = round ? elapsed / round * (rounds - round) : 0;
 
@@ -118,15 +117,19 @@ static void print_table(const struct blkalign_bench_result *r, FILE *out)
 {
 	char words[512];
 
-	fprintf(out, "%s: %" PRIu32 "-byte %s at %" PRIu32 " phases of %" PRIu32
-		" bytes, engine %s%s, %" PRIu32 "/%" PRIu32 " rounds in %.2f s\n",
+	fprintf(out,
+		"%s: %" PRIu32 "-byte %s at %" PRIu32 " phases of %" PRIu32
+		" bytes, engine %s%s, %" PRIu32 "/%" PRIu32
+		" rounds in %.2f s\n",
 		r->path ? r->path : "-", r->io_size,
 		r->write ? "writes" : "reads", r->nphases, r->phase_step,
 		r->engine, r->direct ? ", O_DIRECT" : "", r->rounds_done,
 		r->rounds_planned, r->seconds);
 	if (r->claimed_physical_sector_size)
-		fprintf(out, "the device claims: logical %" PRIu32 ", physical %"
-			PRIu32 ", alignment offset %" PRIu32 "\n",
+		fprintf(out,
+			"the device claims: logical %" PRIu32
+			", physical %" PRIu32 ", alignment offset %" PRIu32
+			"\n",
 			r->claimed_logical_sector_size,
 			r->claimed_physical_sector_size,
 			r->claimed_alignment_offset);
@@ -146,10 +149,13 @@ static void print_table(const struct blkalign_bench_result *r, FILE *out)
 		hlat(p->p75_ns - p->p25_ns, iq, sizeof(iq));
 		hlat(p->min_ns, mn, sizeof(mn));
 		hlat(p->max_ns, mx, sizeof(mx));
-		fprintf(out, "  %5" PRIu32 " %7" PRIu64 " %9s %9s %9s %9s %6.2fx%s\n",
+		fprintf(out,
+			"  %5" PRIu32 " %7" PRIu64
+			" %9s %9s %9s %9s %6.2fx%s\n",
 			k, p->offset, med, iq, mn, mx, p->ratio,
-			p->fast && r->verdict == BLKALIGN_BENCH_PENALTY ?
-				"  fast" : "");
+			p->fast && r->verdict == BLKALIGN_BENCH_PENALTY
+				? "  fast"
+				: "");
 	}
 	blkalign_bench_verdict_text(r, words, sizeof(words));
 	fprintf(out, "\n%s\n", words);
@@ -194,7 +200,8 @@ static int write_svg(const struct blkalign_bench_result *r, FILE *out)
 			ymax = r->phases[k].p75_ns;
 	ymax += ymax / 10;
 	bar_w = plot_w / (r->nphases ? r->nphases : 1);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n"
@@ -202,15 +209,17 @@ static int write_svg(const struct blkalign_bench_result *r, FILE *out)
 		W, H, W, H);
 	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
 	xml_escaped(r->path ? r->path : "-", out);
-	fprintf(out, ": median %s latency of %" PRIu32 "-byte I/O by phase "
+	fprintf(out,
+		": median %s latency of %" PRIu32 "-byte I/O by phase "
 		"(whiskers: 25th-75th percentile)</text>\n",
 		r->write ? "write" : "read", r->io_size);
-	/* axes and three gridlines */
+	/* gridlines with their latency labels */
 	for (int i = 0; i <= 4; i++) {
 		double y = top + plot_h - plot_h * i / 4;
 
 		hlat(ymax * (uint64_t)i / 4, lab, sizeof(lab));
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
 			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			left, y, W - right, y, left - 6, y + 4, lab);
@@ -224,26 +233,33 @@ static int write_svg(const struct blkalign_bench_result *r, FILE *out)
 		bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
 
 		hlat(p->median_ns, lab, sizeof(lab));
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
 			": %s</title></rect>\n",
 			x, top + plot_h - h, w, h, fast ? "#2a9d4b" : "#4a78c2",
 			k, lab);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"black\"/>\n",
 			x + w / 2, y25, x + w / 2, y75);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%s</text>\n", x + w / 2, top + plot_h - h - 4, lab);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%s</text>\n",
+			x + w / 2, top + plot_h - h - 4, lab);
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 			"%" PRIu32 " (%" PRIu64 ")</text>\n",
 			x + w / 2, top + plot_h + 16, k, p->offset);
 	}
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n", left, top + plot_h, W - right,
-		top + plot_h);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"phase (offset in bytes)</text>\n", left + plot_w / 2,
-		top + plot_h + 34);
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"black\"/>\n",
+		left, top + plot_h, W - right, top + plot_h);
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"phase (offset in bytes)</text>\n",
+		left + plot_w / 2, top + plot_h + 34);
 	blkalign_bench_verdict_text(r, words, sizeof(words));
 	fputs("<text x=\"10\" y=\"", out);
 	fprintf(out, "%.0f\" font-size=\"11\">", H - 24);
@@ -301,7 +317,8 @@ static int parse_sim(char *spec, struct blkalign_bench_sim *s)
 static int usage_error(const char *what, const char *arg)
 {
 	cli_warnx("invalid %s '%s'", what, arg);
-	fprintf(stderr, "Try '" PROGRAM " bench --help' for more information.\n");
+	fprintf(stderr,
+		"Try '" PROGRAM " bench --help' for more information.\n");
 	return BLKALIGN_STATUS_USAGE;
 }
 
@@ -315,18 +332,20 @@ static void report_error(int rc, const char *path,
 	case -EBUSY:
 		cli_warnx("'%s' is in use (mounted, or held by md, LVM, "
 			  "device-mapper or another program): refusing to "
-			  "write to it", p);
+			  "write to it",
+			  p);
 		break;
 	case -EDOM:
 		cli_warnx("the phase step %" PRIu32 " is below the logical "
 			  "sector size of '%s' (%" PRIu32 "): direct I/O "
-			  "cannot start there", o->phase_step, p,
-			  r->claimed_logical_sector_size);
+			  "cannot start there",
+			  o->phase_step, p, r->claimed_logical_sector_size);
 		break;
 	case -ENOSPC:
 		cli_warnx("'%s' is too small for the sweep: the region "
 			  "must hold (phases - 1) * phase step + io size "
-			  "bytes", p);
+			  "bytes",
+			  p);
 		break;
 	case -ENOTBLK:
 		cli_warnx("'%s' is neither a block device nor a regular file",
@@ -340,21 +359,21 @@ static void report_error(int rc, const char *path,
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "write", no_argument, NULL, 'w' },
-		{ "io-size", required_argument, NULL, 's' },
-		{ "phase-step", required_argument, NULL, OPT_PHASE_STEP },
-		{ "phases", required_argument, NULL, OPT_PHASES },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "offset", required_argument, NULL, 'o' },
-		{ "region-size", required_argument, NULL, OPT_REGION },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "runtime", required_argument, NULL, OPT_RUNTIME },
-		{ "engine", required_argument, NULL, 'e' },
-		{ "sim", required_argument, NULL, OPT_SIM },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"write", no_argument, NULL, 'w'},
+		{"io-size", required_argument, NULL, 's'},
+		{"phase-step", required_argument, NULL, OPT_PHASE_STEP},
+		{"phases", required_argument, NULL, OPT_PHASES},
+		{"rounds", required_argument, NULL, 'r'},
+		{"offset", required_argument, NULL, 'o'},
+		{"region-size", required_argument, NULL, OPT_REGION},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"runtime", required_argument, NULL, OPT_RUNTIME},
+		{"engine", required_argument, NULL, 'e'},
+		{"sim", required_argument, NULL, OPT_SIM},
+		{"svg", required_argument, NULL, OPT_SVG},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct blkalign_bench_opts o;
 	struct blkalign_bench_result r;
@@ -460,8 +479,9 @@ int cmd_bench(int argc, char **argv)
 			e++;
 		if (!*e) {
 			cli_warnx("unknown engine '%s'%s", o.engine,
-				  !strcmp(o.engine, "uring") ?
-					  " (built without liburing)" : "");
+				  !strcmp(o.engine, "uring")
+					  ? " (built without liburing)"
+					  : "");
 			return BLKALIGN_STATUS_USAGE;
 		}
 	}

@@ -29,15 +29,15 @@ static void put_bool(struct json_object *o, const char *k, bool v)
 /* a double, or null when it is not finite */
 static void put_double(struct json_object *o, const char *k, double v)
 {
-	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) :
-						   NULL);
+	json_object_object_add(o, k,
+			       isfinite(v) ? json_object_new_double(v) : NULL);
 }
 
 /* an integer, or null when 0 means "unknown" */
 static void put_known(struct json_object *o, const char *k, uint64_t v)
 {
-	json_object_object_add(o, k, v ? json_object_new_int64((int64_t)v) :
-					 NULL);
+	json_object_object_add(o, k,
+			       v ? json_object_new_int64((int64_t)v) : NULL);
 }
 
 static struct json_object *phase_json(const struct blkalign_bench_phase *p,
@@ -63,8 +63,7 @@ static struct json_object *phase_json(const struct blkalign_bench_phase *p,
  * blkalign_bench_write_json: @r as one JSON document on @out.
  * Returns 0, -EINVAL, -ENOMEM or -EIO.
  */
-int blkalign_bench_write_json(const struct blkalign_bench_result *r,
-			      FILE *out)
+int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out)
 {
 	struct json_object *root, *claimed, *phases, *v;
 	const char *text;
@@ -100,7 +99,8 @@ int blkalign_bench_write_json(const struct blkalign_bench_result *r,
 	put_known(claimed, "physical_sector_size",
 		  r->claimed_physical_sector_size);
 	if (r->is_block_device)
-		put_u64(claimed, "alignment_offset", r->claimed_alignment_offset);
+		put_u64(claimed, "alignment_offset",
+			r->claimed_alignment_offset);
 	else
 		json_object_object_add(claimed, "alignment_offset", NULL);
 	json_object_object_add(root, "claimed", claimed);

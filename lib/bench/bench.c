@@ -51,7 +51,7 @@ void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o)
 	o->engine = "psync";
 	o->io_size = 4096;
 	o->phase_step = 512;
-	o->nphases = 0;		/* io_size / phase_step */
+	o->nphases = 0; /* io_size / phase_step */
 	o->rounds = 32;
 	o->queue_depth = 1;
 	o->seed = 1;
@@ -70,7 +70,7 @@ static int open_target(const char *path, bool write,
 	if (S_ISBLK(st.st_mode)) {
 		r->is_block_device = true;
 		if (write)
-			flags |= O_EXCL;	/* EBUSY: mounted or held */
+			flags |= O_EXCL; /* EBUSY: mounted or held */
 	} else if (!S_ISREG(st.st_mode)) {
 		return -ENOTBLK;
 	}
@@ -120,7 +120,7 @@ static int open_target(const char *path, bool write,
 int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
 			 struct blkalign_bench_result *out)
 {
-	struct ba_engine e = { 0 };
+	struct ba_engine e = {0};
 	int rc, fd = -1;
 
 	if (!o || !out)
@@ -144,8 +144,8 @@ int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
 	} else if (e.ops->needs_fd) {
 		return -EINVAL;
 	} else {
-		out->device_size = o->region_size ? o->offset + o->region_size :
-						    o->offset + (1ull << 30);
+		out->device_size = o->region_size ? o->offset + o->region_size
+						  : o->offset + (1ull << 30);
 	}
 	if (out->claimed_logical_sector_size > o->phase_step && fd >= 0) {
 		rc = -EDOM;

@@ -66,8 +66,8 @@ static int uring_reap(struct ba_engine *e, struct ba_io_u **done,
 	while (n < max && p->inflight) {
 		struct io_uring_cqe *cqe;
 		struct ba_io_u *u;
-		int rc = n < min ? io_uring_wait_cqe(&p->ring, &cqe) :
-				   io_uring_peek_cqe(&p->ring, &cqe);
+		int rc = n < min ? io_uring_wait_cqe(&p->ring, &cqe)
+				 : io_uring_peek_cqe(&p->ring, &cqe);
 
 		if (rc == -EINTR)
 			continue;
@@ -77,8 +77,9 @@ static int uring_reap(struct ba_engine *e, struct ba_io_u **done,
 			return rc;
 		u = io_uring_cqe_get_data(cqe);
 		u->lat_ns = ba_now_ns() - u->start_ns;
-		u->error = cqe->res < 0 ? cqe->res :
-			   (size_t)cqe->res != u->len ? -EIO : 0;
+		u->error = cqe->res < 0			? cqe->res
+			   : (size_t)cqe->res != u->len ? -EIO
+							: 0;
 		io_uring_cqe_seen(&p->ring, cqe);
 		p->inflight--;
 		done[n++] = u;

@@ -19,12 +19,12 @@ enum ba_io_dir { BA_IO_READ = 0, BA_IO_WRITE };
 /* One I/O unit: filled in by the caller, completed by the engine. */
 struct ba_io_u {
 	enum ba_io_dir dir;
-	uint64_t offset;		/* bytes */
-	size_t len;			/* bytes */
-	void *buf;			/* aligned to 4096 */
+	uint64_t offset; /* bytes */
+	size_t len;	 /* bytes */
+	void *buf;	 /* aligned to 4096 */
 	/* set by the engine on completion */
-	uint64_t lat_ns;		/* submission to completion */
-	int error;			/* 0 or -errno (short I/O: -EIO) */
+	uint64_t lat_ns; /* submission to completion */
+	int error;	 /* 0 or -errno (short I/O: -EIO) */
 	/* engine private */
 	uint64_t start_ns;
 };
@@ -33,7 +33,7 @@ struct ba_engine;
 
 struct ba_engine_ops {
 	const char *name;
-	bool needs_fd;			/* does real I/O on the target */
+	bool needs_fd; /* does real I/O on the target */
 	int (*init)(struct ba_engine *e);
 	/* Submit @u; it completes in a later reap. 0 or -errno. */
 	int (*queue)(struct ba_engine *e, struct ba_io_u *u);
@@ -46,8 +46,8 @@ struct ba_engine_ops {
 struct ba_engine {
 	const struct ba_engine_ops *ops;
 	int fd;
-	unsigned int depth;		/* most I/Os in flight */
-	const struct blkalign_bench_sim *sim;	/* "sim" only */
+	unsigned int depth;		      /* most I/Os in flight */
+	const struct blkalign_bench_sim *sim; /* "sim" only */
 	void *priv;
 };
 

@@ -25,9 +25,9 @@
 
 #include "engine.h"
 
-#define MIN_RATIO 1.2		/* a penalty below 20% is not claimed */
-#define SE_K 3.0		/* medians apart by 3 standard errors */
-#define REGION_MAX (1ull << 30)	/* default bound of the region */
+#define MIN_RATIO  1.2		/* a penalty below 20% is not claimed */
+#define SE_K	   3.0		/* medians apart by 3 standard errors */
+#define REGION_MAX (1ull << 30) /* default bound of the region */
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -99,8 +99,7 @@ static bool should_stop(const struct blkalign_bench_opts *o,
 		r->interrupted = true;
 		return true;
 	}
-	if (o->runtime > 0 &&
-	    (double)(ba_now_ns() - t0) / 1e9 >= o->runtime) {
+	if (o->runtime > 0 && (double)(ba_now_ns() - t0) / 1e9 >= o->runtime) {
 		r->runtime_exceeded = true;
 		return true;
 	}
@@ -128,7 +127,7 @@ int ba_bench_sweep_engine(struct ba_engine *e,
 	uint64_t *samples = NULL, stage[BLKALIGN_BENCH_MAX_PHASES];
 	uint64_t pos[BLKALIGN_BENCH_MAX_PHASES];
 	struct ba_io_u io[BLKALIGN_BENCH_MAX_PHASES];
-	void *bufs[BLKALIGN_BENCH_MAX_PHASES] = { 0 };
+	void *bufs[BLKALIGN_BENCH_MAX_PHASES] = {0};
 	uint64_t grid, span, nslots, region, rng = o->seed, t0;
 	int rc = 0;
 
@@ -193,10 +192,10 @@ int ba_bench_sweep_engine(struct ba_engine *e,
 			for (uint32_t i = 0; i < n && !stopped; i++) {
 				uint32_t k = order[i];
 
-				io[k] = (struct ba_io_u){ .dir = BA_IO_READ,
-							  .offset = pos[k],
-							  .len = o->io_size,
-							  .buf = bufs[k] };
+				io[k] = (struct ba_io_u){.dir = BA_IO_READ,
+							 .offset = pos[k],
+							 .len = o->io_size,
+							 .buf = bufs[k]};
 				rc = do_io(e, &io[k]);
 				if (rc)
 					goto out;
@@ -253,7 +252,8 @@ static double median_se(const struct blkalign_bench_phase *p)
 {
 	double sigma = (double)(p->p75_ns - p->p25_ns) / 1.349;
 
-	return p->samples ? 1.2533 * sigma / sqrt((double)p->samples) : INFINITY;
+	return p->samples ? 1.2533 * sigma / sqrt((double)p->samples)
+			  : INFINITY;
 }
 
 static double iqr(const struct blkalign_bench_phase *p)
@@ -314,9 +314,9 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	for (uint32_t k = 0; k < n; k++)
 		sorted[k] = k;
 	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 &&
-				     r->phases[sorted[j]].median_ns <
-					     r->phases[sorted[j - 1]].median_ns;
+		for (uint32_t j = i;
+		     j > 0 && r->phases[sorted[j]].median_ns <
+				      r->phases[sorted[j - 1]].median_ns;
 		     j--) {
 			uint32_t t = sorted[j];
 
@@ -328,7 +328,8 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	/* the slowest; on a tie the lowest phase, like the fastest */
 	r->worst_phase = sorted[n - 1];
 	for (uint32_t k = 0; k < n; k++)
-		if (r->phases[k].median_ns == r->phases[sorted[n - 1]].median_ns) {
+		if (r->phases[k].median_ns ==
+		    r->phases[sorted[n - 1]].median_ns) {
 			r->worst_phase = k;
 			break;
 		}
@@ -336,8 +337,10 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	for (uint32_t k = 0; k < n; k++) {
 		const struct blkalign_bench_phase *p = &r->phases[k];
 
-		r->phases[k].ratio = best->median_ns ?
-			(double)p->median_ns / (double)best->median_ns : 1.0;
+		r->phases[k].ratio =
+			best->median_ns
+				? (double)p->median_ns / (double)best->median_ns
+				: 1.0;
 		if (iqr(p) > max_iqr)
 			max_iqr = iqr(p);
 	}
@@ -359,8 +362,9 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 			r->reason = "every phase is within 20% of the fastest";
 		} else {
 			r->verdict = BLKALIGN_BENCH_INCONCLUSIVE;
-			r->reason = "the phases differ by less than 20%, but the "
-				    "noise could hide a penalty of that size";
+			r->reason =
+				"the phases differ by less than 20%, but the "
+				"noise could hide a penalty of that size";
 		}
 		return 0;
 	}
@@ -409,8 +413,9 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	/* one fast phase in a sweep narrower than the I/O: maybe larger */
 	r->inferred_at_least =
 		g == n && (uint64_t)n * r->phase_step < r->io_size;
-	r->confidence = r->separation >= 3 ? "high" :
-			r->separation >= 1.5 ? "medium" : "low";
+	r->confidence = r->separation >= 3     ? "high"
+			: r->separation >= 1.5 ? "medium"
+					       : "low";
 	return 0;
 }
 
@@ -454,17 +459,18 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 	size_words(r->io_size, io, sizeof(io));
 	switch (r->verdict) {
 	case BLKALIGN_BENCH_NO_DATA:
-		return snprintf(buf, len, "no complete round: nothing to "
-					  "conclude");
-	case BLKALIGN_BENCH_NO_PENALTY:
 		return snprintf(buf, len,
-				"%s %s cost the same at every phase (the "
-				"slowest, phase %u, is %.2fx phase %u): no "
-				"penalty measured%s",
-				io, what, r->worst_phase, r->ratio,
-				r->aligned_phase,
-				r->write ? "" :
-					   " (reads seldom show one: try --write)");
+				"no complete round: nothing to "
+				"conclude");
+	case BLKALIGN_BENCH_NO_PENALTY:
+		return snprintf(
+			buf, len,
+			"%s %s cost the same at every phase (the "
+			"slowest, phase %u, is %.2fx phase %u): no "
+			"penalty measured%s",
+			io, what, r->worst_phase, r->ratio, r->aligned_phase,
+			r->write ? ""
+				 : " (reads seldom show one: try --write)");
 	case BLKALIGN_BENCH_INCONCLUSIVE:
 		return snprintf(buf, len,
 				"inconclusive: %s (slowest phase %u is %.2fx "
@@ -477,7 +483,8 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 	size_words(r->inferred_physical_sector_size, pss, sizeof(pss));
 	if (r->claimed_physical_sector_size &&
 	    r->claimed_physical_sector_size !=
-		    r->inferred_physical_sector_size && !r->inferred_at_least)
+		    r->inferred_physical_sector_size &&
+	    !r->inferred_at_least)
 		snprintf(claim, sizeof(claim),
 			 "; it claims %u-byte physical sectors",
 			 r->claimed_physical_sector_size);
