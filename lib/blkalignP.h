@@ -173,6 +173,7 @@ uint64_t ba_gcd64(uint64_t a, uint64_t b);
 uint64_t ba_lcm64(uint64_t a, uint64_t b);
 uint64_t ba_off_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_round_up_grid(uint64_t x, uint64_t ao, uint64_t g);
+uint64_t ba_round_down_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_grain(uint64_t pss, uint64_t min_io, uint64_t opt_io);
 
 uint64_t ba_extended_node_bytes(uint64_t size_bytes,

@@ -47,6 +47,14 @@ uint64_t ba_round_up_grid(uint64_t x, uint64_t ao, uint64_t g)
 	return r ? x + (g - r) : x;
 }
 
+/* The largest ao + k*g <= x (0 when x is below the first one). */
+uint64_t ba_round_down_grid(uint64_t x, uint64_t ao, uint64_t g)
+{
+	uint64_t r = ba_off_grid(x, ao, g);
+
+	return r <= x ? x - r : 0;
+}
+
 /*
  * The grain a realigned start goes to: a multiple of 1 MiB, the physical
  * sector and the minimum and optimal I/O sizes (lcm, so a 3 x 64 KiB

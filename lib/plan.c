@@ -22,71 +22,6 @@
 
 #include "plan.h"
 
-static uint64_t off_grid(uint64_t x, uint64_t ao, uint64_t g)
-{
-	if (g == 0)
-		return 0;
-	return (x % g + g - ao % g) % g;
-}
-
-/* The smallest ao + k*g >= x. */
-uint64_t ba_plan_round_up(uint64_t x, uint64_t ao, uint64_t g)
-{
-	uint64_t r = off_grid(x, ao, g);
-
-	return r ? x + (g - r) : x;
-}
-
-/* The largest ao + k*g <= x (x itself when below the first one). */
-uint64_t ba_plan_round_down(uint64_t x, uint64_t ao, uint64_t g)
-{
-	uint64_t r = off_grid(x, ao, g);
-
-	return r <= x ? x - r : 0;
-}
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static uint64_t lcm64(uint64_t a, uint64_t b)
-{
-	uint64_t g;
-
-	if (!a || !b)
-		return a ? a : b;
-	g = gcd64(a, b);
-	if (a / g > UINT64_MAX / b)
-		return 0;
-	return a / g * b;
-}
-
-/*
- * The grain, as rules.c computes it for its suggestions: lcm of 1 MiB,
- * the physical sector, minimum and optimal I/O (optimal alone when the
- * lcm passes 1 GiB).
- */
-uint64_t ba_plan_grain(const struct blkalign_topology *t)
-{
-	uint64_t g = lcm64(MIB, (uint64_t)t->physical_sector_size.value);
-
-	g = lcm64(g, (uint64_t)t->minimum_io_size.value);
-	if (t->optimal_io_size.value > 0) {
-		uint64_t with_opt = lcm64(g, (uint64_t)t->optimal_io_size.value);
-
-		g = (with_opt && with_opt <= 1024 * MIB) ?
-			    with_opt : (uint64_t)t->optimal_io_size.value;
-	}
-	return g ? g : MIB;
-}
-
 void ba_plan_geom_from(const struct blkalign_topology *t,
 		       struct ba_plan_geom *g)
 {
@@ -98,25 +33,25 @@ void ba_plan_geom_from(const struct blkalign_topology *t,
 	g->opt_io = t->optimal_io_size.value > 0 ?
 			    (uint64_t)t->optimal_io_size.value : 0;
 	g->page = (uint64_t)t->page_size.value;
-	g->grain = ba_plan_grain(t);
+	g->grain = ba_grain(g->pss, g->min_io, g->opt_io);
 }
 
 /* No start-physical, start-io-min or start-io-opt finding there. */
 bool ba_plan_start_on_grid(const struct ba_plan_geom *g, uint64_t start)
 {
-	if (off_grid(start, g->ao, g->pss))
+	if (ba_off_grid(start, g->ao, g->pss))
 		return false;
-	if (g->min_io > g->pss && off_grid(start, g->ao, g->min_io))
+	if (g->min_io > g->pss && ba_off_grid(start, g->ao, g->min_io))
 		return false;
 	if (g->opt_io && g->opt_io != g->min_io &&
-	    off_grid(start, g->ao, g->opt_io))
+	    ba_off_grid(start, g->ao, g->opt_io))
 		return false;
 	return true;
 }
 
 static uint64_t size_gran(const struct ba_plan_geom *g)
 {
-	uint64_t sg = lcm64(g->page ? g->page : 4096, g->pss ? g->pss : 512);
+	uint64_t sg = ba_lcm64(g->page ? g->page : 4096, g->pss ? g->pss : 512);
 
 	return sg ? sg : 4096;
 }
@@ -125,7 +60,7 @@ static uint64_t size_gran(const struct ba_plan_geom *g)
 static bool size_on_grid(const struct ba_plan_geom *g, uint64_t start,
 			 uint64_t size)
 {
-	return !off_grid(start + size, g->ao, g->pss) &&
+	return !ba_off_grid(start + size, g->ao, g->pss) &&
 	       size % size_gran(g) == 0;
 }
 
@@ -147,7 +82,7 @@ static bool fit(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		return false;
 	}
 	if (end0 > ns) {
-		e = ba_plan_round_down(end0, g->ao, g->grain);
+		e = ba_round_down_grid(end0, g->ao, g->grain);
 		if (e > ns && e - ns >= in->used && (e - ns) % sg == 0) {
 			out->new_size = e - ns;
 			return true;
@@ -160,7 +95,7 @@ static bool fit(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	}
 	need = (in->used ? in->used : 1);
 	need = (need + sg - 1) / sg * sg;
-	e = ba_plan_round_up(ns + need, g->ao, g->grain);
+	e = ba_round_up_grid(ns + need, g->ao, g->grain);
 	if (e <= in->limit && (e - ns) % sg == 0) {
 		out->new_size = e - ns;
 	} else if (ns + need <= in->limit) {
@@ -181,7 +116,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		 struct ba_plan_result *out)
 {
 	bool start_ok = ba_plan_start_on_grid(g, in->start);
-	bool mib_ok = off_grid(in->start, g->ao, MIB) == 0;
+	bool mib_ok = ba_off_grid(in->start, g->ao, MIB) == 0;
 	bool size_ok = size_on_grid(g, in->start, in->size);
 	uint64_t lowest = in->min_start > in->start ? in->min_start : in->start;
 	uint64_t ns;
@@ -198,7 +133,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		}
 		/* Only off 1 MiB: say where it would go, if it fits. */
 		out->why = BA_WHY_MIB_ONLY;
-		ns = ba_plan_round_up(lowest, g->ao, g->grain);
+		ns = ba_round_up_grid(lowest, g->ao, g->grain);
 		if (fit(g, in, ns, &opt)) {
 			out->action = BLKALIGN_PLAN_OPTIONAL;
 			out->new_start = ns;
@@ -207,7 +142,7 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		}
 		return;
 	}
-	ns = start_ok ? in->start : ba_plan_round_up(lowest, g->ao, g->grain);
+	ns = start_ok ? in->start : ba_round_up_grid(lowest, g->ao, g->grain);
 	out->why = start_ok ? BA_WHY_SIZE : BA_WHY_START;
 	if (!fit(g, in, ns, out)) {
 		out->action = BLKALIGN_PLAN_IMPOSSIBLE;
@@ -323,12 +258,12 @@ static uint64_t used_bytes(const struct blkalign_device *d, size_t i,
 		}
 		break;
 	case BLKALIGN_LAYER_MD:
+		/* 0.90 and 1.0 keep the superblock at the end: all of it */
 		*content = "md";
+		*known = true;
 		if (cl->version && (!strcmp(cl->version, "1.1") ||
-				    !strcmp(cl->version, "1.2"))) {
+				    !strcmp(cl->version, "1.2")))
 			u = cl->start + cl->size - l->start;
-			*known = true;
-		}
 		break;
 	default:
 		break;
@@ -658,7 +593,7 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 								l->start;
 			uint64_t ns = ba_plan_start_on_grid(&g, l->start) ?
 					      l->start :
-					      ba_plan_round_up(lo, g.ao, g.grain);
+					      ba_round_up_grid(lo, g.ao, g.grain);
 			explain_impossible(p, d, pp, &res, ns, next);
 			continue;
 		}

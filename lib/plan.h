@@ -49,11 +49,8 @@ struct ba_plan_result {
 	bool grows;		/* the end moves right, into free space */
 };
 
-uint64_t ba_plan_grain(const struct blkalign_topology *t);
 void ba_plan_geom_from(const struct blkalign_topology *t,
 		       struct ba_plan_geom *g);
-uint64_t ba_plan_round_up(uint64_t x, uint64_t ao, uint64_t g);
-uint64_t ba_plan_round_down(uint64_t x, uint64_t ao, uint64_t g);
 bool ba_plan_start_on_grid(const struct ba_plan_geom *g, uint64_t start);
 void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		 struct ba_plan_result *out);

@@ -48,13 +48,8 @@ static const struct grain_row grain_rows[] = {
 static void test_grain(void **state)
 {
 	const struct grain_row *r = *state;
-	struct blkalign_topology t;
 
-	memset(&t, 0, sizeof(t));
-	t.physical_sector_size.value = r->pss;
-	t.minimum_io_size.value = r->min;
-	t.optimal_io_size.value = r->opt;
-	assert_int_equal(ba_plan_grain(&t), r->want);
+	assert_int_equal(ba_grain(r->pss, r->min, r->opt), r->want);
 }
 
 /* ------------------------------------------------------------------ */
@@ -87,8 +82,8 @@ static void test_round(void **state)
 {
 	const struct round_row *r = *state;
 
-	assert_int_equal(ba_plan_round_up(r->x, r->ao, r->g), r->up);
-	assert_int_equal(ba_plan_round_down(r->x, r->ao, r->g), r->down);
+	assert_int_equal(ba_round_up_grid(r->x, r->ao, r->g), r->up);
+	assert_int_equal(ba_round_down_grid(r->x, r->ao, r->g), r->down);
 }
 
 /* ------------------------------------------------------------------ */
@@ -415,6 +410,75 @@ static void test_plan(void **state)
 	blkalign_plan_free(p);
 }
 
+/* ------------------------------------------------------------------ */
+/* what the contents need: one partition 2048+20480 (10 MiB), 512e */
+
+struct used_row {
+	const char *name;
+	enum blkalign_layer_kind kind;	/* DISK: nothing inside */
+	const char *type, *version;
+	uint64_t offset, size, used;	/* the child layer, bytes */
+	bool want_known;
+	uint64_t want_used;
+};
+
+static const struct used_row used_rows[] = {
+	{ "nothing", BLKALIGN_LAYER_DISK, NULL, NULL, 0, 0, 0, false,
+	  S(20480) },
+	/* ext4 of 4 MiB at the partition start */
+	{ "ext4-4mib", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480),
+	  4 * MIB, true, 4 * MIB },
+	/* a filesystem that does not say its size: all of it */
+	{ "fs-unsized", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480),
+	  0, false, S(20480) },
+	/* md 1.2: data offset 1 MiB + data size 6 MiB = 7 MiB */
+	{ "md-1.2", BLKALIGN_LAYER_MD, "linux_raid_member", "1.2", MIB,
+	  6 * MIB, 0, true, 7 * MIB },
+	/* md 1.0 and 0.90: superblock at the end: the whole member */
+	{ "md-1.0", BLKALIGN_LAYER_MD, "linux_raid_member", "1.0", 0,
+	  6 * MIB, 0, true, S(20480) },
+	{ "md-0.90", BLKALIGN_LAYER_MD, "linux_raid_member", "0.90", 0,
+	  6 * MIB, 0, true, S(20480) },
+	/* LVM and LUKS: the whole partition */
+	{ "lvm", BLKALIGN_LAYER_LVM, "LVM2_member", "2", MIB, 8 * MIB, 0,
+	  false, S(20480) },
+	{ "luks", BLKALIGN_LAYER_LUKS, "crypto_LUKS", "2", 16 * MIB / 8,
+	  8 * MIB, 0, false, S(20480) },
+};
+
+static void test_used(void **state)
+{
+	const struct used_row *r = *state;
+	static const struct plan_row base = {
+		"used", 4096, "gpt", 64 * MIB, { { 1, S(2048), S(20480), 0 } },
+	};
+	struct blkalign_layer layers[7];
+	struct blkalign_device d;
+	struct blkalign_plan *p = NULL;
+
+	build_device(&base, &d, layers);
+	if (r->kind != BLKALIGN_LAYER_DISK) {
+		struct blkalign_layer *c = &layers[d.nlayers++];
+
+		c->name = "part:content";
+		c->kind = r->kind;
+		c->type = r->type;
+		c->version = r->version;
+		c->parent = 1;
+		c->start = S(2048) + r->offset;
+		c->size = r->size;
+		c->used_size = r->used;
+	}
+	assert_int_equal(blkalign_plan_new(&d, &p), 0);
+	assert_int_equal(p->nparts, 1);
+	assert_int_equal(p->parts[0].used_known, r->want_known);
+	assert_int_equal(p->parts[0].used_size, r->want_used);
+	/* aligned already: nothing moves, nothing to copy */
+	assert_int_equal(p->parts[0].action, BLKALIGN_PLAN_NONE);
+	assert_int_equal(p->parts[0].bytes_to_copy, 0);
+	blkalign_plan_free(p);
+}
+
 int main(void)
 {
 	int failed = 0;
@@ -424,5 +488,6 @@ int main(void)
 	failed += RUN_TABLE(test_one, one_rows);
 	failed += RUN_TABLE(test_limit, plan_rows);
 	failed += RUN_TABLE(test_plan, plan_rows);
+	failed += RUN_TABLE(test_used, used_rows);
 	return failed ? 1 : 0;
 }
