@@ -25,6 +25,31 @@ int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 bool cli_use_color(const char *when);
 
+/* The image topology options of check, plan and model (topo-opts.c). */
+enum {
+	CLI_OPT_PSS = 1000,
+	CLI_OPT_MIN_IO,
+	CLI_OPT_OPT_IO,
+	CLI_OPT_AO,
+	CLI_OPT_PAGE,
+};
+
+#define CLI_TOPO_LONGOPTS                                                  \
+	{ "logical-sector-size", required_argument, NULL, 'b' },          \
+	{ "physical-sector-size", required_argument, NULL, CLI_OPT_PSS }, \
+	{ "min-io", required_argument, NULL, CLI_OPT_MIN_IO },            \
+	{ "opt-io", required_argument, NULL, CLI_OPT_OPT_IO },            \
+	{ "alignment-offset", required_argument, NULL, CLI_OPT_AO },      \
+	{ "page-size", required_argument, NULL, CLI_OPT_PAGE }
+
+struct cli_topo {
+	struct blkalign_image_geometry geom;
+	uint32_t page;
+};
+
+int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
+int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
+
 void print_report_text(const struct blkalign_report *r, FILE *out,
 		       bool color);
 

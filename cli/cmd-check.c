@@ -13,11 +13,6 @@
 
 enum {
 	OPT_SYSROOT = 256,
-	OPT_PSS,
-	OPT_MIN_IO,
-	OPT_OPT_IO,
-	OPT_AO,
-	OPT_PAGE,
 	OPT_COLOR,
 	OPT_LIST_CODES,
 };
@@ -53,18 +48,6 @@ static void usage(FILE *out)
 	      out);
 }
 
-static int size_opt(const char *name, const char *arg, uint32_t *out)
-{
-	uint64_t v;
-
-	if (cli_parse_size(arg, &v) || v > UINT32_MAX) {
-		cli_warnx("invalid %s '%s'", name, arg);
-		return -EINVAL;
-	}
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static void list_codes(void)
 {
 	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
@@ -84,25 +67,18 @@ int cmd_check(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "logical-sector-size", required_argument, NULL, 'b' },
-		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
-		{ "min-io", required_argument, NULL, OPT_MIN_IO },
-		{ "opt-io", required_argument, NULL, OPT_OPT_IO },
-		{ "alignment-offset", required_argument, NULL, OPT_AO },
-		{ "page-size", required_argument, NULL, OPT_PAGE },
+		CLI_TOPO_LONGOPTS,
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "list-codes", no_argument, NULL, OPT_LIST_CODES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct blkalign_image_geometry geom = { 0 };
+	struct cli_topo topo = { 0 };
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	const char *sysroot = NULL, *color = "auto";
 	unsigned int status = 0;
-	uint32_t page = 0;
 	bool json = false;
-	int64_t ao;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
@@ -112,39 +88,6 @@ int cmd_check(int argc, char **argv)
 			break;
 		case OPT_SYSROOT:
 			sysroot = optarg;
-			break;
-		case 'b':
-			if (size_opt("logical sector size", optarg,
-				     &geom.logical_sector_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_PSS:
-			if (size_opt("physical sector size", optarg,
-				     &geom.physical_sector_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_MIN_IO:
-			if (size_opt("minimum I/O size", optarg,
-				     &geom.minimum_io_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_OPT_IO:
-			if (size_opt("optimal I/O size", optarg,
-				     &geom.optimal_io_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_AO:
-			if (cli_parse_int(optarg, 0, 65535, &ao)) {
-				cli_warnx("invalid alignment offset '%s'",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			geom.alignment_offset = (int32_t)ao;
-			geom.alignment_offset_set = true;
-			break;
-		case OPT_PAGE:
-			if (size_opt("page size", optarg, &page))
-				return BLKALIGN_STATUS_USAGE;
 			break;
 		case OPT_COLOR:
 			color = optarg ? optarg : "always";
@@ -161,8 +104,12 @@ int cmd_check(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '" PROGRAM " check --help' for "
-					"more information.\n");
+			rc = cli_topo_opt(&topo, c, optarg);
+			if (rc > 0)
+				break;
+			if (rc == 0)
+				fprintf(stderr, "Try '" PROGRAM " check --help' "
+						"for more information.\n");
 			return BLKALIGN_STATUS_USAGE;
 		}
 	}
@@ -173,15 +120,7 @@ int cmd_check(int argc, char **argv)
 		return BLKALIGN_STATUS_FAILED;
 	}
 	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
-	if (blkalign_ctx_set_image_geometry(ctx, &geom)) {
-		cli_warnx("impossible image geometry: sector sizes must be "
-			  "powers of two from 512 to 65536 with physical >= "
-			  "logical, I/O sizes multiples of the logical sector");
-		status = BLKALIGN_STATUS_USAGE;
-		goto out;
-	}
-	if (page && blkalign_ctx_set_page_size(ctx, page)) {
-		cli_warnx("invalid page size '%u'", page);
+	if (cli_topo_apply(&topo, ctx)) {
 		status = BLKALIGN_STATUS_USAGE;
 		goto out;
 	}

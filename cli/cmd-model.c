@@ -15,11 +15,6 @@
 
 enum {
 	OPT_SYSROOT = 256,
-	OPT_PSS,
-	OPT_MIN_IO,
-	OPT_OPT_IO,
-	OPT_AO,
-	OPT_PAGE,
 	OPT_MAX_SEGS,
 	OPT_MAX_KB,
 	OPT_MAX_SEG_SIZE,
@@ -94,10 +89,9 @@ static void usage(FILE *out)
 struct opts {
 	bool json;
 	const char *sysroot;
-	struct blkalign_image_geometry image;
+	struct cli_topo topo;			/* check's image options */
 	struct blkalign_model_geometry over;	/* 0: not given */
 	bool virt_set;
-	uint32_t page;
 	const char *workloads;
 	int rw, pattern, path;			/* -1: not given */
 	uint64_t bs, total;
@@ -179,8 +173,8 @@ static void apply_overrides(const struct opts *o,
 	OVER(page_size);
 	OVER(read_ahead_kb);
 #undef OVER
-	if (o->image.alignment_offset_set)
-		g->alignment_offset = (uint32_t)o->image.alignment_offset;
+	if (o->topo.geom.alignment_offset_set)
+		g->alignment_offset = (uint32_t)o->topo.geom.alignment_offset;
 	if (o->virt_set)
 		g->virt_boundary_mask = v->virt_boundary_mask;
 	if (v->physical_sector_size && !v->minimum_io_size &&
@@ -439,12 +433,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "logical-sector-size", required_argument, NULL, 'b' },
-		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
-		{ "min-io", required_argument, NULL, OPT_MIN_IO },
-		{ "opt-io", required_argument, NULL, OPT_OPT_IO },
-		{ "alignment-offset", required_argument, NULL, OPT_AO },
-		{ "page-size", required_argument, NULL, OPT_PAGE },
+		CLI_TOPO_LONGOPTS,
 		{ "max-segments", required_argument, NULL, OPT_MAX_SEGS },
 		{ "max-sectors-kb", required_argument, NULL, OPT_MAX_KB },
 		{ "max-segment-size", required_argument, NULL, OPT_MAX_SEG_SIZE },
@@ -468,7 +457,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	};
 	struct blkalign_model_geometry *v = &o->over;
 	uint64_t u;
-	int64_t i;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
@@ -480,38 +468,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_SYSROOT:
 			o->sysroot = optarg;
-			break;
-		case 'b':
-			rc = u32_arg("logical sector size", optarg,
-				     &v->logical_sector_size);
-			o->image.logical_sector_size = v->logical_sector_size;
-			break;
-		case OPT_PSS:
-			rc = u32_arg("physical sector size", optarg,
-				     &v->physical_sector_size);
-			o->image.physical_sector_size = v->physical_sector_size;
-			break;
-		case OPT_MIN_IO:
-			rc = u32_arg("minimum I/O size", optarg,
-				     &v->minimum_io_size);
-			o->image.minimum_io_size = v->minimum_io_size;
-			break;
-		case OPT_OPT_IO:
-			rc = u32_arg("optimal I/O size", optarg,
-				     &v->optimal_io_size);
-			o->image.optimal_io_size = v->optimal_io_size;
-			break;
-		case OPT_AO:
-			if (cli_parse_int(optarg, 0, 65535, &i)) {
-				cli_warnx("invalid alignment offset '%s'", optarg);
-				return -EINVAL;
-			}
-			o->image.alignment_offset = (int32_t)i;
-			o->image.alignment_offset_set = true;
-			break;
-		case OPT_PAGE:
-			rc = u32_arg("page size", optarg, &v->page_size);
-			o->page = v->page_size;
 			break;
 		case OPT_MAX_SEGS:
 			rc = u32_arg("max segments", optarg, &v->max_segments);
@@ -604,13 +560,25 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			return 1;
 		default:
-			fprintf(stderr, "Try '" PROGRAM " model --help' for "
-					"more information.\n");
+			rc = cli_topo_opt(&o->topo, c, optarg);
+			if (rc > 0) {
+				rc = 0;
+				break;
+			}
+			if (rc == 0)
+				fprintf(stderr, "Try '" PROGRAM " model --help' "
+						"for more information.\n");
 			return -EINVAL;
 		}
 		if (rc)
 			return rc;
 	}
+	/* The image options also override the target's own geometry. */
+	v->logical_sector_size = o->topo.geom.logical_sector_size;
+	v->physical_sector_size = o->topo.geom.physical_sector_size;
+	v->minimum_io_size = o->topo.geom.minimum_io_size;
+	v->optimal_io_size = o->topo.geom.optimal_io_size;
+	v->page_size = o->topo.page;
 	return 0;
 }
 
@@ -665,16 +633,7 @@ int cmd_model(int argc, char **argv)
 			goto out;
 		}
 		blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
-		if (blkalign_ctx_set_image_geometry(ctx, &o.image)) {
-			cli_warnx("impossible geometry: sector sizes must be "
-				  "powers of two from 512 to 65536 with physical "
-				  ">= logical, I/O sizes multiples of the "
-				  "logical sector");
-			status = BLKALIGN_STATUS_USAGE;
-			goto out;
-		}
-		if (o.page && blkalign_ctx_set_page_size(ctx, o.page)) {
-			cli_warnx("invalid page size '%u'", o.page);
+		if (cli_topo_apply(&o.topo, ctx)) {
 			status = BLKALIGN_STATUS_USAGE;
 			goto out;
 		}

@@ -18,11 +18,6 @@
 
 enum {
 	OPT_SYSROOT = 256,
-	OPT_PSS,
-	OPT_MIN_IO,
-	OPT_OPT_IO,
-	OPT_AO,
-	OPT_PAGE,
 	OPT_SFDISK,
 	OPT_PARTITION,
 	OPT_THROUGHPUT,
@@ -60,18 +55,6 @@ static void usage(FILE *out)
 	      " 16  usage error\n"
 	      "\nFor more details see blkalign(8) and docs/plan.md.\n",
 	      out);
-}
-
-static int size_opt(const char *name, const char *arg, uint32_t *out)
-{
-	uint64_t v;
-
-	if (cli_parse_size(arg, &v) || v > UINT32_MAX) {
-		cli_warnx("invalid %s '%s'", name, arg);
-		return -EINVAL;
-	}
-	*out = (uint32_t)v;
-	return 0;
 }
 
 static void log_to_stderr(void *data, const char *msg)
@@ -180,16 +163,11 @@ int cmd_plan(int argc, char **argv)
 		{ "partition", required_argument, NULL, OPT_PARTITION },
 		{ "throughput", required_argument, NULL, OPT_THROUGHPUT },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
-		{ "logical-sector-size", required_argument, NULL, 'b' },
-		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
-		{ "min-io", required_argument, NULL, OPT_MIN_IO },
-		{ "opt-io", required_argument, NULL, OPT_OPT_IO },
-		{ "alignment-offset", required_argument, NULL, OPT_AO },
-		{ "page-size", required_argument, NULL, OPT_PAGE },
+		CLI_TOPO_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct blkalign_image_geometry geom = { 0 };
+	struct cli_topo topo = { 0 };
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
@@ -198,7 +176,6 @@ int cmd_plan(int argc, char **argv)
 	uint64_t tput = DEFAULT_THROUGHPUT;
 	unsigned int status = 0;
 	bool json = false, sfdisk = false;
-	uint32_t page = 0;
 	int64_t v;
 	int only = 0;
 	int c, rc;
@@ -228,45 +205,16 @@ int cmd_plan(int argc, char **argv)
 		case OPT_SYSROOT:
 			sysroot = optarg;
 			break;
-		case 'b':
-			if (size_opt("logical sector size", optarg,
-				     &geom.logical_sector_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_PSS:
-			if (size_opt("physical sector size", optarg,
-				     &geom.physical_sector_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_MIN_IO:
-			if (size_opt("minimum I/O size", optarg,
-				     &geom.minimum_io_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_OPT_IO:
-			if (size_opt("optimal I/O size", optarg,
-				     &geom.optimal_io_size))
-				return BLKALIGN_STATUS_USAGE;
-			break;
-		case OPT_AO:
-			if (cli_parse_int(optarg, 0, 65535, &v)) {
-				cli_warnx("invalid alignment offset '%s'",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			geom.alignment_offset = (int32_t)v;
-			geom.alignment_offset_set = true;
-			break;
-		case OPT_PAGE:
-			if (size_opt("page size", optarg, &page))
-				return BLKALIGN_STATUS_USAGE;
-			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '" PROGRAM " plan --help' for "
-					"more information.\n");
+			rc = cli_topo_opt(&topo, c, optarg);
+			if (rc > 0)
+				break;
+			if (rc == 0)
+				fprintf(stderr, "Try '" PROGRAM " plan --help' "
+						"for more information.\n");
 			return BLKALIGN_STATUS_USAGE;
 		}
 	}
@@ -288,15 +236,7 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_FAILED;
 	}
 	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
-	if (blkalign_ctx_set_image_geometry(ctx, &geom)) {
-		cli_warnx("impossible image geometry: sector sizes must be "
-			  "powers of two from 512 to 65536 with physical >= "
-			  "logical, I/O sizes multiples of the logical sector");
-		status = BLKALIGN_STATUS_USAGE;
-		goto out;
-	}
-	if (page && blkalign_ctx_set_page_size(ctx, page)) {
-		cli_warnx("invalid page size '%u'", page);
+	if (cli_topo_apply(&topo, ctx)) {
 		status = BLKALIGN_STATUS_USAGE;
 		goto out;
 	}

@@ -73,9 +73,16 @@ int main(int argc, char **argv)
 		printf(PROGRAM " %s\n", blkalign_version());
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(name, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char prog[64];
+
+		if (strcmp(name, commands[i].name))
+			continue;
+		/* getopt's messages then read "blkalign check: ..." */
+		snprintf(prog, sizeof(prog), PROGRAM " %s", name);
+		argv[1] = prog;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	/* No command: options or targets go to 'check'. */
 	if (name[0] == '-' || strchr(name, '/') || access(name, F_OK) == 0)
 		return cmd_check(argc, argv);
