@@ -5,20 +5,11 @@
  * schema_version, keys only ever added (docs/model.md).
  */
 #include <errno.h>
-#include <json-c/json.h>
 #include <stdio.h>
 
+/* before blkalignP.h: json-c includes libc headers that banned.h would break */
+#include "jsonw.h"
 #include "blkalignP.h"
-
-static void put_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
-}
-
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
-}
 
 /* A ratio, or null when the aligned count is 0 and the actual is not. */
 static void put_ratio(struct json_object *o, const char *k, uint64_t a,
@@ -38,8 +29,8 @@ static struct json_object *sizes_json(const struct blkalign_size_count *s,
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_new_object();
 
-		put_u64(o, "bytes", s[i].bytes);
-		put_u64(o, "count", s[i].count);
+		ba_json_u64(o, "bytes", s[i].bytes);
+		ba_json_u64(o, "count", s[i].count);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -50,17 +41,17 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 {
 	struct json_object *o = json_object_new_object();
 
-	put_u64(o, "bytes", c->bytes);
-	put_u64(o, "ios", c->ios);
-	put_u64(o, "bios", c->bios);
-	put_u64(o, "soft_block_size", c->soft_block_size);
-	put_u64(o, "request_cap", c->request_cap);
-	put_u64(o, "request_cap_min", c->request_cap_min);
-	put_u64(o, "request_cap_max", c->request_cap_max);
-	put_u64(o, "requests", c->requests);
-	put_u64(o, "request_bytes", c->request_bytes);
-	put_u64(o, "request_max", c->request_max);
-	put_u64(o, "request_min", c->request_min);
+	ba_json_u64(o, "bytes", c->bytes);
+	ba_json_u64(o, "ios", c->ios);
+	ba_json_u64(o, "bios", c->bios);
+	ba_json_u64(o, "soft_block_size", c->soft_block_size);
+	ba_json_u64(o, "request_cap", c->request_cap);
+	ba_json_u64(o, "request_cap_min", c->request_cap_min);
+	ba_json_u64(o, "request_cap_max", c->request_cap_max);
+	ba_json_u64(o, "requests", c->requests);
+	ba_json_u64(o, "request_bytes", c->request_bytes);
+	ba_json_u64(o, "request_max", c->request_max);
+	ba_json_u64(o, "request_min", c->request_min);
 	json_object_object_add(
 		o, "request_avg",
 		json_object_new_double(c->requests ? (double)c->request_bytes /
@@ -68,18 +59,18 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 						     0.0));
 	json_object_object_add(o, "request_sizes",
 			       sizes_json(c->sizes, c->nsizes));
-	put_u64(o, "request_sizes_other", c->sizes_other);
-	put_u64(o, "physical_sectors", c->physical_sectors);
-	put_u64(o, "partial_requests", c->partial_requests);
-	put_u64(o, "rmw", c->rmw);
+	ba_json_u64(o, "request_sizes_other", c->sizes_other);
+	ba_json_u64(o, "physical_sectors", c->physical_sectors);
+	ba_json_u64(o, "partial_requests", c->partial_requests);
+	ba_json_u64(o, "rmw", c->rmw);
 	if (raid) {
-		put_u64(o, "chunk_straddles", c->chunk_straddles);
-		put_u64(o, "raid_stripes", c->raid_stripes);
-		put_u64(o, "raid_full_stripes", c->raid_full_stripes);
-		put_u64(o, "raid_rmw_stripes", c->raid_rmw_stripes);
-		put_u64(o, "raid_rcw_stripes", c->raid_rcw_stripes);
-		put_u64(o, "raid_reads", c->raid_reads);
-		put_u64(o, "raid_writes", c->raid_writes);
+		ba_json_u64(o, "chunk_straddles", c->chunk_straddles);
+		ba_json_u64(o, "raid_stripes", c->raid_stripes);
+		ba_json_u64(o, "raid_full_stripes", c->raid_full_stripes);
+		ba_json_u64(o, "raid_rmw_stripes", c->raid_rmw_stripes);
+		ba_json_u64(o, "raid_rcw_stripes", c->raid_rcw_stripes);
+		ba_json_u64(o, "raid_reads", c->raid_reads);
+		ba_json_u64(o, "raid_writes", c->raid_writes);
 	}
 	return o;
 }
@@ -88,17 +79,17 @@ static struct json_object *geometry_json(const struct blkalign_model_geometry *g
 {
 	struct json_object *o = json_object_new_object();
 
-	put_u64(o, "logical_sector_size", g->logical_sector_size);
-	put_u64(o, "physical_sector_size", g->physical_sector_size);
-	put_u64(o, "minimum_io_size", g->minimum_io_size);
-	put_u64(o, "optimal_io_size", g->optimal_io_size);
-	put_u64(o, "alignment_offset", g->alignment_offset);
-	put_u64(o, "max_segments", g->max_segments);
-	put_u64(o, "max_sectors_kb", g->max_sectors_kb);
-	put_u64(o, "max_segment_size", g->max_segment_size);
-	put_u64(o, "virt_boundary_mask", g->virt_boundary_mask);
-	put_u64(o, "page_size", g->page_size);
-	put_u64(o, "read_ahead_kb", g->read_ahead_kb);
+	ba_json_u64(o, "logical_sector_size", g->logical_sector_size);
+	ba_json_u64(o, "physical_sector_size", g->physical_sector_size);
+	ba_json_u64(o, "minimum_io_size", g->minimum_io_size);
+	ba_json_u64(o, "optimal_io_size", g->optimal_io_size);
+	ba_json_u64(o, "alignment_offset", g->alignment_offset);
+	ba_json_u64(o, "max_segments", g->max_segments);
+	ba_json_u64(o, "max_sectors_kb", g->max_sectors_kb);
+	ba_json_u64(o, "max_segment_size", g->max_segment_size);
+	ba_json_u64(o, "virt_boundary_mask", g->virt_boundary_mask);
+	ba_json_u64(o, "page_size", g->page_size);
+	ba_json_u64(o, "read_ahead_kb", g->read_ahead_kb);
 	return o;
 }
 
@@ -108,14 +99,14 @@ static struct json_object *layer_json(const char *name,
 	struct json_object *o = json_object_new_object();
 
 	if (name)
-		put_str(o, "name", name);
-	put_u64(o, "start", l->start);
-	put_u64(o, "size", l->size);
+		ba_json_str(o, "name", name);
+	ba_json_u64(o, "start", l->start);
+	ba_json_u64(o, "size", l->size);
 	if (l->raid_disks) {
 		json_object_object_add(o, "raid_level",
 				       json_object_new_int(l->raid_level));
-		put_u64(o, "raid_disks", l->raid_disks);
-		put_u64(o, "raid_chunk", l->raid_chunk);
+		ba_json_u64(o, "raid_disks", l->raid_disks);
+		ba_json_u64(o, "raid_chunk", l->raid_chunk);
 	}
 	return o;
 }
@@ -129,14 +120,14 @@ static struct json_object *model_json(const char *name,
 	const struct blkalign_model_cost *a = &m->cost, *b = &m->cost_aligned;
 	bool raid = m->actual.raid_disks != 0;
 
-	put_str(w, "name", m->workload.name);
-	put_str(w, "rw", m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
-	put_str(w, "pattern", m->workload.pattern == BLKALIGN_IO_RANDOM ?
+	ba_json_str(w, "name", m->workload.name);
+	ba_json_str(w, "rw", m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
+	ba_json_str(w, "pattern", m->workload.pattern == BLKALIGN_IO_RANDOM ?
 				      "rand" : "seq");
-	put_str(w, "path", m->workload.path == BLKALIGN_IO_DIRECT ? "direct" :
+	ba_json_str(w, "path", m->workload.path == BLKALIGN_IO_DIRECT ? "direct" :
 								    "buffered");
-	put_u64(w, "io_size", m->workload.io_size);
-	put_u64(w, "total", m->workload.total);
+	ba_json_u64(w, "io_size", m->workload.io_size);
+	ba_json_u64(w, "total", m->workload.total);
 
 	put_ratio(r, "requests", a->requests, b->requests);
 	put_ratio(r, "physical_sectors", a->physical_sectors,
@@ -149,27 +140,12 @@ static struct json_object *model_json(const char *name,
 	json_object_object_add(o, "layer", layer_json(name, &m->actual));
 	json_object_object_add(o, "aligned_layer",
 			       layer_json(NULL, &m->aligned));
-	put_str(o, "kernel", blkalign_kernel_name(m->kernel));
+	ba_json_str(o, "kernel", blkalign_kernel_name(m->kernel));
 	json_object_object_add(o, "workload", w);
 	json_object_object_add(o, "actual", cost_json(a, raid));
 	json_object_object_add(o, "aligned", cost_json(b, raid));
 	json_object_object_add(o, "ratios", r);
 	return o;
-}
-
-static int write_doc(struct json_object *root, FILE *out)
-{
-	const char *text = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-			      JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = 0;
-
-	if (!text)
-		rc = -ENOMEM;
-	else if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		rc = -EIO;
-	json_object_put(root);
-	return rc;
 }
 
 /**
@@ -188,23 +164,21 @@ int blkalign_model_write_json(const char *target,
 
 	if (!g || (!models && nmodels) || !out)
 		return -EINVAL;
-	root = json_object_new_object();
+	root = ba_json_root();
 	arr = json_object_new_array();
 	if (!root || !arr) {
 		json_object_put(root);
 		json_object_put(arr);
 		return -ENOMEM;
 	}
-	put_u64(root, "schema_version", BLKALIGN_SCHEMA_VERSION);
-	put_str(root, "version", BLKALIGN_VERSION);
-	put_str(root, "target", target);
+	ba_json_str(root, "target", target);
 	json_object_object_add(root, "geometry", geometry_json(g));
 	for (size_t i = 0; i < nmodels; i++)
 		json_object_array_add(
 			arr, model_json(layer_names ? layer_names[i] : NULL,
 					&models[i]));
 	json_object_object_add(root, "models", arr);
-	return write_doc(root, out);
+	return ba_json_write(root, out);
 }
 
 static struct json_object *dir_json(const struct blkalign_trace_dir *d)
@@ -213,10 +187,10 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 	struct json_object *h = json_object_new_array();
 	struct json_object *lat = json_object_new_object();
 
-	put_u64(o, "requests", d->requests);
-	put_u64(o, "bytes", d->bytes);
-	put_u64(o, "request_max", d->request_max);
-	put_u64(o, "request_min", d->request_min);
+	ba_json_u64(o, "requests", d->requests);
+	ba_json_u64(o, "bytes", d->bytes);
+	ba_json_u64(o, "request_max", d->request_max);
+	ba_json_u64(o, "request_min", d->request_min);
 	json_object_object_add(
 		o, "request_avg",
 		json_object_new_double(d->requests ? (double)d->bytes /
@@ -224,7 +198,7 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 						     0.0));
 	json_object_object_add(o, "request_sizes",
 			       sizes_json(d->sizes, d->nsizes));
-	put_u64(o, "request_sizes_other", d->sizes_other);
+	ba_json_u64(o, "request_sizes_other", d->sizes_other);
 	/* power-of-two buckets of sectors: [2^i, 2^(i+1)) */
 	for (size_t i = 0; i < 32; i++) {
 		struct json_object *b;
@@ -232,22 +206,22 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 		if (!d->hist_log2[i])
 			continue;
 		b = json_object_new_object();
-		put_u64(b, "sectors_from", (uint64_t)1 << i);
-		put_u64(b, "sectors_to", ((uint64_t)1 << (i + 1)) - 1);
-		put_u64(b, "count", d->hist_log2[i]);
+		ba_json_u64(b, "sectors_from", (uint64_t)1 << i);
+		ba_json_u64(b, "sectors_to", ((uint64_t)1 << (i + 1)) - 1);
+		ba_json_u64(b, "count", d->hist_log2[i]);
 		json_object_array_add(h, b);
 	}
 	json_object_object_add(o, "histogram", h);
-	put_u64(o, "off_physical", d->off_physical);
-	put_u64(o, "off_4k_in_layer", d->off_page_in_layer);
-	put_u64(o, "partial_requests", d->partial_requests);
-	put_u64(o, "rmw", d->rmw);
-	put_u64(o, "physical_sectors", d->physical_sectors);
-	put_u64(lat, "completed", d->completed);
-	put_u64(lat, "p50_ns", d->lat_p50_ns);
-	put_u64(lat, "p90_ns", d->lat_p90_ns);
-	put_u64(lat, "p99_ns", d->lat_p99_ns);
-	put_u64(lat, "max_ns", d->lat_max_ns);
+	ba_json_u64(o, "off_physical", d->off_physical);
+	ba_json_u64(o, "off_4k_in_layer", d->off_page_in_layer);
+	ba_json_u64(o, "partial_requests", d->partial_requests);
+	ba_json_u64(o, "rmw", d->rmw);
+	ba_json_u64(o, "physical_sectors", d->physical_sectors);
+	ba_json_u64(lat, "completed", d->completed);
+	ba_json_u64(lat, "p50_ns", d->lat_p50_ns);
+	ba_json_u64(lat, "p90_ns", d->lat_p90_ns);
+	ba_json_u64(lat, "p99_ns", d->lat_p99_ns);
+	ba_json_u64(lat, "max_ns", d->lat_max_ns);
 	json_object_object_add(o, "latency", lat);
 	return o;
 }
@@ -266,33 +240,31 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	s = blkalign_trace_summary(t);
 	if (!s)
 		return -ENOMEM;
-	root = json_object_new_object();
+	root = ba_json_root();
 	dirs = json_object_new_object();
 	if (!root || !dirs) {
 		json_object_put(root);
 		json_object_put(dirs);
 		return -ENOMEM;
 	}
-	put_u64(root, "schema_version", BLKALIGN_SCHEMA_VERSION);
-	put_str(root, "version", BLKALIGN_VERSION);
-	put_str(root, "device", s->device);
-	put_u64(root, "major", s->major);
-	put_u64(root, "minor", s->minor);
-	put_u64(root, "layer_start", s->layer_start);
-	put_u64(root, "layer_size", s->layer_size);
-	put_u64(root, "logical_sector_size", s->logical_sector_size);
-	put_u64(root, "physical_sector_size", s->physical_sector_size);
-	put_u64(root, "alignment_offset", s->alignment_offset);
+	ba_json_str(root, "device", s->device);
+	ba_json_u64(root, "major", s->major);
+	ba_json_u64(root, "minor", s->minor);
+	ba_json_u64(root, "layer_start", s->layer_start);
+	ba_json_u64(root, "layer_size", s->layer_size);
+	ba_json_u64(root, "logical_sector_size", s->logical_sector_size);
+	ba_json_u64(root, "physical_sector_size", s->physical_sector_size);
+	ba_json_u64(root, "alignment_offset", s->alignment_offset);
 	json_object_object_add(root, "seconds",
 			       json_object_new_double(s->seconds));
-	put_u64(root, "events", s->events);
-	put_u64(root, "lost_events", s->lost_events);
-	put_u64(root, "unmatched_completions", s->unmatched);
+	ba_json_u64(root, "events", s->events);
+	ba_json_u64(root, "lost_events", s->lost_events);
+	ba_json_u64(root, "unmatched_completions", s->unmatched);
 	json_object_object_add(dirs, "read", dir_json(&s->read));
 	json_object_object_add(dirs, "write", dir_json(&s->write));
 	json_object_object_add(dirs, "discard", dir_json(&s->discard));
 	json_object_object_add(dirs, "flush", dir_json(&s->flush));
 	json_object_object_add(dirs, "other", dir_json(&s->other));
 	json_object_object_add(root, "requests", dirs);
-	return write_doc(root, out);
+	return ba_json_write(root, out);
 }

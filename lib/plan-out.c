@@ -7,10 +7,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
+/* before blkalignP.h: json-c includes libc headers that banned.h would break */
+#include "jsonw.h"
 #include "plan.h"
 
 static const struct blkalign_plan_part *part_of(const struct blkalign_plan *p,
@@ -83,56 +84,41 @@ int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
 	return ferror(out) ? -EIO : 0;
 }
 
-static void put_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
-}
-
-static void put_s64(struct json_object *o, const char *k, int64_t v)
-{
-	json_object_object_add(o, k, json_object_new_int64(v));
-}
-
-static void put_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
-}
-
 static struct json_object *part_json(const struct blkalign_plan_part *pp,
 				     double tput)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *cmds = json_object_new_array();
 
-	put_str(o, "name", pp->name);
-	put_s64(o, "number", pp->number);
-	put_str(o, "action", blkalign_plan_action_name(pp->action));
-	put_u64(o, "old_start", pp->old_start);
-	put_u64(o, "old_size", pp->old_size);
-	put_u64(o, "new_start", pp->new_start);
-	put_u64(o, "new_size", pp->new_size);
-	put_s64(o, "start_shift", (int64_t)(pp->new_start - pp->old_start));
-	put_s64(o, "size_change", (int64_t)(pp->new_size - pp->old_size));
-	put_str(o, "content", pp->content);
+	ba_json_str(o, "name", pp->name);
+	ba_json_s64(o, "number", pp->number);
+	ba_json_str(o, "action", blkalign_plan_action_name(pp->action));
+	ba_json_u64(o, "old_start", pp->old_start);
+	ba_json_u64(o, "old_size", pp->old_size);
+	ba_json_u64(o, "new_start", pp->new_start);
+	ba_json_u64(o, "new_size", pp->new_size);
+	ba_json_s64(o, "start_shift", (int64_t)(pp->new_start - pp->old_start));
+	ba_json_s64(o, "size_change", (int64_t)(pp->new_size - pp->old_size));
+	ba_json_str(o, "content", pp->content);
 	if (pp->used_known)
-		put_u64(o, "used_size", pp->used_size);
+		ba_json_u64(o, "used_size", pp->used_size);
 	else
 		json_object_object_add(o, "used_size", NULL);
-	put_u64(o, "limit", pp->limit);
-	put_u64(o, "bytes_to_copy", pp->bytes_to_copy);
+	ba_json_u64(o, "limit", pp->limit);
+	ba_json_u64(o, "bytes_to_copy", pp->bytes_to_copy);
 	json_object_object_add(
 		o, "estimated_seconds",
 		json_object_new_double(tput > 0 ? pp->bytes_to_copy / tput :
 						  0));
-	put_str(o, "reason", pp->reason);
+	ba_json_str(o, "reason", pp->reason);
 	for (size_t c = 0; c < pp->ncommands; c++)
 		json_object_array_add(cmds,
 				      json_object_new_string(pp->commands[c]));
 	json_object_object_add(o, "commands", cmds);
-	put_u64(o, "findings_before", pp->findings_before);
-	put_u64(o, "findings_after", pp->findings_after);
-	put_str(o, "uuid", pp->uuid);
-	put_str(o, "part_name", pp->part_name);
+	ba_json_u64(o, "findings_before", pp->findings_before);
+	ba_json_u64(o, "findings_after", pp->findings_after);
+	ba_json_str(o, "uuid", pp->uuid);
+	ba_json_str(o, "part_name", pp->part_name);
 	return o;
 }
 
@@ -143,21 +129,21 @@ static struct json_object *plan_json(const struct blkalign_plan *p,
 	struct json_object *o = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
 
-	put_str(o, "path", d->path);
-	put_str(o, "name", d->name);
-	put_str(o, "scheme", d->scheme);
-	put_u64(o, "size", d->size);
-	put_u64(o, "logical_sector_size",
+	ba_json_str(o, "path", d->path);
+	ba_json_str(o, "name", d->name);
+	ba_json_str(o, "scheme", d->scheme);
+	ba_json_u64(o, "size", d->size);
+	ba_json_u64(o, "logical_sector_size",
 		(uint64_t)d->topology.logical_sector_size.value);
-	put_u64(o, "grain", p->grain);
-	put_u64(o, "size_granularity", p->size_granularity);
-	put_u64(o, "usable_end", p->usable_end);
+	ba_json_u64(o, "grain", p->grain);
+	ba_json_u64(o, "size_granularity", p->size_granularity);
+	ba_json_u64(o, "usable_end", p->usable_end);
 	for (size_t k = 0; k < p->nparts; k++)
 		if (!only || p->parts[k].number == only)
 			json_object_array_add(arr,
 					      part_json(&p->parts[k], tput));
 	json_object_object_add(o, "partitions", arr);
-	put_u64(o, "remaining_findings", p->remaining);
+	ba_json_u64(o, "remaining_findings", p->remaining);
 	return o;
 }
 
@@ -170,32 +156,20 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans,
 			     size_t nplans, int only, double tput, FILE *out)
 {
 	struct json_object *root, *arr;
-	const char *text;
-	int rc = 0;
 
 	if ((!plans && nplans) || !out)
 		return -EINVAL;
-	root = json_object_new_object();
+	root = ba_json_root();
 	arr = json_object_new_array();
 	if (!root || !arr) {
 		json_object_put(root);
 		json_object_put(arr);
 		return -ENOMEM;
 	}
-	put_u64(root, "schema_version", BLKALIGN_SCHEMA_VERSION);
-	put_str(root, "version", BLKALIGN_VERSION);
 	json_object_object_add(root, "throughput_bytes_per_second",
 			       json_object_new_double(tput));
 	for (size_t i = 0; i < nplans; i++)
 		json_object_array_add(arr, plan_json(plans[i], only, tput));
 	json_object_object_add(root, "devices", arr);
-	text = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-			      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		rc = -ENOMEM;
-	else if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		rc = -EIO;
-	json_object_put(root);
-	return rc;
+	return ba_json_write(root, out);
 }

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jsonw.c - typed JSON setters and the document frame over json-c
+ * (jsonw.h).  Keys are snake_case and only ever added; byte counts are
+ * integers; a value that is not known is null.
+ */
+#include <errno.h>
+#include <math.h>
+
+/* before blkalignP.h: json-c includes libc headers that banned.h would break */
+#include "jsonw.h"
+#include "blkalignP.h"
+
+void ba_json_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
+}
+
+void ba_json_s64(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+void ba_json_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+void ba_json_bool(struct json_object *o, const char *k, bool v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
+/* A double, or null when it is not finite. */
+void ba_json_double(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k,
+			       isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+/* A new document: { "schema_version": 1, "version": "..." }, or NULL. */
+struct json_object *ba_json_root(void)
+{
+	struct json_object *root = json_object_new_object();
+
+	if (!root)
+		return NULL;
+	ba_json_u64(root, "schema_version", BLKALIGN_SCHEMA_VERSION);
+	ba_json_str(root, "version", BLKALIGN_VERSION);
+	return root;
+}
+
+/*
+ * Print @root pretty to @out with a final newline, and free it.
+ * Returns: 0, -ENOMEM or -EIO.
+ */
+int ba_json_write(struct json_object *root, FILE *out)
+{
+	const char *text = json_object_to_json_string_ext(
+		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			      JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = 0;
+
+	if (!text)
+		rc = -ENOMEM;
+	else if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		rc = -EIO;
+	json_object_put(root);
+	return rc;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jsonw.h - the one wrapper over json-c that every JSON writer of the
+ * library uses (report, model, trace, plan, bench): typed setters that
+ * keep the conventions (integers for byte counts, null for unknown) and
+ * the document frame (schema_version, version, pretty printing).
+ */
+#ifndef BLKALIGN_JSONW_H
+#define BLKALIGN_JSONW_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+void ba_json_u64(struct json_object *o, const char *k, uint64_t v);
+void ba_json_s64(struct json_object *o, const char *k, int64_t v);
+void ba_json_str(struct json_object *o, const char *k, const char *v);
+void ba_json_bool(struct json_object *o, const char *k, bool v);
+void ba_json_double(struct json_object *o, const char *k, double v);
+struct json_object *ba_json_root(void);
+int ba_json_write(struct json_object *root, FILE *out);
+
+#endif /* BLKALIGN_JSONW_H */
