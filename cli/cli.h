@@ -19,6 +19,7 @@ int cmd_model(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
 
 void cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_size(const char *arg, uint64_t *out);

@@ -7,15 +7,21 @@
  * penalty, a penalty on a grid (the physical sector the device really
  * has, and where it starts), or inconclusive.  Reads unless --write; a
  * write rewrites the bytes just read there.  Ctrl-C stops with a partial
- * report.  See docs/bench.md.
+ * report.  The other tests (--test): the soft block size (the partition
+ * against an aligned-size loop window of the same bytes), the whole disk
+ * against the partition, and plain sequential or random throughput.
+ * See docs/bench.md.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,12 +34,18 @@ enum {
 	OPT_RUNTIME,
 	OPT_SVG,
 	OPT_SIM,
+	OPT_YES,
 };
 
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
 	      " " PROGRAM " bench [options] <image>|<device>\n"
+	      " " PROGRAM
+	      " bench --test soft-block-size [options] <partition>\n"
+	      " " PROGRAM
+	      " bench --test whole-vs-partition [options] <partition>\n"
+	      " " PROGRAM " bench --test seq|rand [options] <image>|<device>\n"
 	      "\nMeasure what misalignment costs on the device: the same I/O at every\n"
 	      "phase of a physical sector (4 KiB at offsets k * 512, k = 0..7, from\n"
 	      "random 64 KiB-aligned positions), O_DIRECT, in interleaved rounds; per\n"
@@ -41,19 +53,35 @@ static void usage(FILE *out)
 	      "penalty, a read-modify-write penalty on a grid (the real physical\n"
 	      "sector size and where it starts), or inconclusive.  Reads only,\n"
 	      "unless --write.\n"
+	      "\nThe other tests: soft-block-size, buffered sequential I/O through the\n"
+	      "partition and through a loop window made by bench over the same bytes\n"
+	      "with a size rounded down to 4 KiB (soft block sizes, throughputs, the\n"
+	      "requests the disk got when tracefs is usable, what model predicts);\n"
+	      "whole-vs-partition, O_DIRECT sequential I/O on the partition and on\n"
+	      "the whole disk from the partition start rounded up to 1 MiB; seq and\n"
+	      "rand, the throughput of one target at a queue depth.\n"
 	      "\nOptions:\n"
+	      " -t, --test <name>           phase-sweep (default), soft-block-size,\n"
+	      "                             whole-vs-partition, seq or rand\n"
 	      " -w, --write                 time writes: every write puts back the bytes\n"
 	      "                             just read at that offset; a block device is\n"
 	      "                             opened exclusively (refused while mounted\n"
 	      "                             or in use)\n"
-	      " -s, --io-size <size>        bytes per I/O (default 4K)\n"
+	      " -y, --yes                   do not ask before --write on a block device\n"
+	      "                             that is not a loop device\n"
+	      " -s, --io-size <size>        bytes per I/O (default 4K; soft-block-size,\n"
+	      "                             whole-vs-partition and seq: 1M)\n"
+	      " -q, --queue-depth <n>       I/Os in flight, engine tests (default 1)\n"
 	      "     --phase-step <size>     distance between phases (default 512)\n"
 	      "     --phases <n>            phases to sweep (default io-size / phase-step,\n"
 	      "                             at most 64)\n"
-	      " -r, --rounds <n>            rounds, each visiting every phase (default 32)\n"
+	      " -r, --rounds <n>            rounds, each visiting every phase (default 32;\n"
+	      "                             the other tests: passes per side, default 5,\n"
+	      "                             seq and rand 3, at most 64)\n"
 	      " -o, --offset <size>         start of the region swept (default 0)\n"
 	      "     --region-size <size>    size of the region (default: to the end, at\n"
-	      "                             most 1G)\n"
+	      "                             most 1G; soft-block-size: 64M, at most 256M;\n"
+	      "                             whole-vs-partition, seq, rand: 256M)\n"
 	      "     --seed <n>              seed of the shuffles and positions (default 1)\n"
 	      "     --runtime <seconds>     stop after <seconds>, with a partial report\n"
 	      " -e, --engine <name>         psync (default), uring, null (no I/O) or sim\n"
@@ -64,8 +92,8 @@ static void usage(FILE *out)
 	      " -J, --json                  print the result as JSON\n"
 	      " -h, --help                  display this help\n"
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
-	      "be opened or an I/O failed, 16 usage error, 128 + N when stopped by\n"
-	      "signal N (after the partial report).\n"
+	      "be opened or an I/O failed, 16 usage error (or --write not confirmed),\n"
+	      "128 + N when stopped by signal N (after the partial report).\n"
 	      "\nFor more details see blkalign(8).\n",
 	      out);
 }
@@ -314,6 +342,143 @@ static int parse_sim(char *spec, struct blkalign_bench_sim *s)
 	return 0;
 }
 
+static void hrate(double bps, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1fMiB/s", bps / 1048576.0);
+}
+
+static void print_compare(const struct blkalign_bench_compare *c, FILE *out)
+{
+	char words[1024];
+
+	fprintf(out,
+		"%s: %s, %s %s of %" PRIu32 " bytes%s, engine %s, queue depth "
+		"%" PRIu32 ", %" PRIu64 " bytes per pass, %" PRIu32 "/%" PRIu32
+		" rounds in %.2f s\n",
+		c->path, blkalign_bench_test_name(c->test),
+		c->direct ? "O_DIRECT" : "buffered",
+		c->write ? "rewrites" : "reads", c->io_size,
+		c->test == BLKALIGN_BENCH_TEST_RAND ? " in random order" : "",
+		c->engine ? c->engine : "-", c->queue_depth, c->region_size,
+		c->rounds_done, c->rounds_planned, c->seconds);
+	if (c->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE && c->nsides == 2)
+		fprintf(out,
+			"window: %s, a loop device over the first %" PRIu64
+			" bytes of %s (direct I/O), made for this run and "
+			"removed\n",
+			c->sides[1].path, c->sides[1].device_size, c->path);
+	if (c->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION && c->nsides == 2)
+		fprintf(out,
+			"disk: %s from byte %" PRIu64
+			" (the partition start rounded up to 1 MiB)\n",
+			c->sides[0].path, c->sides[0].offset);
+	if (c->interrupted)
+		fputs("interrupted: a partial result\n", out);
+	else if (c->runtime_exceeded)
+		fputs("stopped by --runtime: a partial result\n", out);
+	fprintf(out, "\n  %-9s %-14s %6s %13s %13s %13s %8s %9s %9s\n", "SIDE",
+		"NODE", "SOFTBS", "MEDIAN", "MIN", "MAX", "REQUESTS", "AVG-REQ",
+		"MODEL-REQ");
+	for (size_t i = 0; i < c->nsides; i++) {
+		const struct blkalign_bench_side *s = &c->sides[i];
+		char med[32], mn[32], mx[32], rq[32] = "-", avg[32] = "-",
+					      mr[32] = "-";
+
+		hrate(s->median_bytes_per_s, med, sizeof(med));
+		hrate(s->min_bytes_per_s, mn, sizeof(mn));
+		hrate(s->max_bytes_per_s, mx, sizeof(mx));
+		if (s->traced) {
+			snprintf(rq, sizeof(rq), "%" PRIu64, s->requests);
+			snprintf(avg, sizeof(avg), "%.0f", s->request_avg);
+		}
+		if (s->model_requests)
+			snprintf(mr, sizeof(mr), "%" PRIu64, s->model_requests);
+		fprintf(out,
+			"  %-9s %-14s %6" PRIu32
+			" %13s %13s %13s %8s %9s %9s\n",
+			s->label, s->path, s->soft_block_size, med, mn, mx, rq,
+			avg, mr);
+	}
+	blkalign_bench_compare_text(c, words, sizeof(words));
+	fprintf(out, "\n%s\n", words);
+	if (c->trace_note)
+		fprintf(out, "note: %s\n", c->trace_note);
+	if (c->note)
+		fprintf(out, "note: %s\n", c->note);
+}
+
+/* A loop device, or a partition of one: a scratch device the user made. */
+static bool is_loop(const char *path)
+{
+	char sys[64], real[PATH_MAX], probe[PATH_MAX + 16];
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (!realpath(sys, real))
+		return false;
+	snprintf(probe, sizeof(probe), "%s/loop", real);
+	if (access(probe, F_OK) == 0)
+		return true;
+	snprintf(probe, sizeof(probe), "%s/../loop", real);
+	return access(probe, F_OK) == 0;
+}
+
+/*
+ * --write on a block device that is not a loop device: typed "yes" on a
+ * terminal, or --yes.  Images and loop devices go ahead.
+ */
+static bool confirm_write(const char *path, bool yes)
+{
+	struct stat st;
+	char line[16];
+
+	if (yes || !path || stat(path, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	    is_loop(path))
+		return true;
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+		cli_warnx("'%s' is not a loop device: --write rewrites its "
+			  "bytes in place; give --yes to confirm (no terminal "
+			  "to ask)",
+			  path);
+		return false;
+	}
+	fprintf(stderr,
+		PROGRAM ": --write rewrites bytes of '%s' in place, each with "
+			"the bytes just read there (an interruption leaves the "
+			"content as it was).  Type 'yes' to go on: ",
+		path);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin) || strcmp(line, "yes\n")) {
+		cli_warnx("not confirmed: nothing written to '%s'", path);
+		return false;
+	}
+	return true;
+}
+
+static int parse_test(const char *arg, enum blkalign_bench_test *t)
+{
+	static const struct {
+		const char *name;
+		enum blkalign_bench_test test;
+	} tests[] = {
+		{"phase-sweep", BLKALIGN_BENCH_TEST_PHASE_SWEEP},
+		{"soft-block-size", BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE},
+		{"whole-vs-partition", BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION},
+		{"seq", BLKALIGN_BENCH_TEST_SEQ},
+		{"rand", BLKALIGN_BENCH_TEST_RAND},
+	};
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(arg, tests[i].name)) {
+			*t = tests[i].test;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
 	cli_warnx("invalid %s '%s'", what, arg);
@@ -348,7 +513,19 @@ static void report_error(int rc, const char *path,
 			  p);
 		break;
 	case -ENOTBLK:
-		cli_warnx("'%s' is neither a block device nor a regular file",
+		if (o->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE ||
+		    o->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION)
+			cli_warnx("'%s' is not a block device: this test needs "
+				  "a partition node",
+				  p);
+		else
+			cli_warnx("'%s' is neither a block device nor a "
+				  "regular file",
+				  p);
+		break;
+	case -EMEDIUMTYPE:
+		cli_warnx("'%s' is not a partition: whole-vs-partition needs "
+			  "a partition node",
 			  p);
 		break;
 	default:
@@ -360,6 +537,9 @@ int cmd_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"write", no_argument, NULL, 'w'},
+		{"test", required_argument, NULL, 't'},
+		{"yes", no_argument, NULL, 'y'},
+		{"queue-depth", required_argument, NULL, 'q'},
 		{"io-size", required_argument, NULL, 's'},
 		{"phase-step", required_argument, NULL, OPT_PHASE_STEP},
 		{"phases", required_argument, NULL, OPT_PHASES},
@@ -378,31 +558,48 @@ int cmd_bench(int argc, char **argv)
 	struct blkalign_bench_opts o;
 	struct blkalign_bench_result r;
 	const char *path = NULL, *svg = NULL;
-	bool json = false;
+	struct blkalign_bench_compare cmp;
+	bool json = false, yes = false, io_set = false, rounds_set = false;
+	bool sweep_only = false;
 	int c, rc, status = 0;
 	uint64_t size;
 	int64_t v;
 
 	blkalign_bench_opts_defaults(&o);
+	memset(&r, 0, sizeof(r));
 	/* the sim engine's drive: 512e, 1 ms writes, +4 ms per partial
 	 * physical sector (about one revolution at 7200 rpm is 8 ms) */
 	o.sim.physical_sector_size = 4096;
 	o.sim.read_ns = 1000000;
 	o.sim.write_ns = 1000000;
 	o.sim.rmw_ns = 4000000;
-	while ((c = getopt_long(argc, argv, "ws:r:o:e:Jh", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "wt:yq:s:r:o:e:Jh", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			o.write = true;
+			break;
+		case 't':
+			if (parse_test(optarg, &o.test))
+				return usage_error("test", optarg);
+			break;
+		case 'y':
+			yes = true;
+			break;
+		case 'q':
+			if (cli_parse_int(optarg, 1, 256, &v))
+				return usage_error("queue depth", optarg);
+			o.queue_depth = (uint32_t)v;
 			break;
 		case 's':
 			if (cli_parse_size(optarg, &size) || !size ||
 			    size % 512 || size > (64 << 20))
 				return usage_error("I/O size", optarg);
 			o.io_size = (uint32_t)size;
+			io_set = true;
 			break;
 		case OPT_PHASE_STEP:
+			sweep_only = true;
 			if (cli_parse_size(optarg, &size) || !size ||
 			    size % 512 || size > (64 << 20))
 				return usage_error("phase step", optarg);
@@ -412,12 +609,14 @@ int cmd_bench(int argc, char **argv)
 			if (cli_parse_int(optarg, 1, BLKALIGN_BENCH_MAX_PHASES,
 					  &v))
 				return usage_error("number of phases", optarg);
+			sweep_only = true;
 			o.nphases = (uint32_t)v;
 			break;
 		case 'r':
 			if (cli_parse_int(optarg, 1, 1000000, &v))
 				return usage_error("number of rounds", optarg);
 			o.rounds = (uint32_t)v;
+			rounds_set = true;
 			break;
 		case 'o':
 			if (cli_parse_size(optarg, &o.offset) || o.offset % 512)
@@ -451,6 +650,7 @@ int cmd_bench(int argc, char **argv)
 				return usage_error("--sim drive", optarg);
 			break;
 		case OPT_SVG:
+			sweep_only = true;
 			svg = optarg;
 			break;
 		case 'J':
@@ -492,10 +692,69 @@ int cmd_bench(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 
+	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
+		if (sweep_only) {
+			cli_warnx(
+				"--phase-step, --phases and --svg are for the "
+				"phase sweep only");
+			return BLKALIGN_STATUS_USAGE;
+		}
+		if (!path) {
+			cli_warnx("no target: give a partition or a device");
+			return BLKALIGN_STATUS_USAGE;
+		}
+		if (!io_set)
+			o.io_size = o.test == BLKALIGN_BENCH_TEST_RAND
+					    ? 4096
+					    : 1048576;
+		if (!rounds_set)
+			o.rounds =
+				o.test == BLKALIGN_BENCH_TEST_SEQ ||
+						o.test ==
+							BLKALIGN_BENCH_TEST_RAND
+					? 3
+					: 5;
+		if (o.rounds > BLKALIGN_BENCH_MAX_ROUNDS)
+			return usage_error("number of rounds (at most 64 "
+					   "for this test)",
+					   "");
+		if (o.test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE &&
+		    strcmp(o.engine, "psync")) {
+			cli_warnx("soft-block-size writes through the page "
+				  "cache: no --engine");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (o.write && !confirm_write(path, yes))
+		return BLKALIGN_STATUS_USAGE;
+
 	o.stop = &stop_flag;
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
 	set_signals(on_signal);
+	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
+		rc = blkalign_bench_compare(path, &o, &cmp);
+		set_signals(SIG_DFL);
+		if (o.progress)
+			fputs("\r\033[K", stderr);
+		if (rc) {
+			report_error(rc, path, &o, &r);
+			return BLKALIGN_STATUS_FAILED;
+		}
+		if (json) {
+			if (blkalign_bench_compare_write_json(&cmp, stdout)) {
+				cli_warnx("cannot write the JSON output");
+				status |= BLKALIGN_STATUS_FAILED;
+			}
+		} else {
+			print_compare(&cmp, stdout);
+		}
+		if (fflush(stdout) == EOF)
+			status |= BLKALIGN_STATUS_FAILED;
+		if (got_signal)
+			return 128 + got_signal;
+		return status;
+	}
 	rc = blkalign_bench_sweep(path, &o, &r);
 	set_signals(SIG_DFL);
 	if (o.progress)

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "trace", cmd_trace, "record the block requests a command causes" },
 	{ "bench", cmd_bench, "measure what misalignment costs on the device" },
 	{ "plan", cmd_plan, "compute an aligned layout for a disk (no writes)" },
+	{ "fix", cmd_fix, "realign partitions in place, crash-safely" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

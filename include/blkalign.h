@@ -459,6 +459,7 @@ struct blkalign_plan {
 	uint64_t grain;			/* bytes: where starts go */
 	uint64_t size_granularity;	/* bytes: lcm(page, physical sector) */
 	uint64_t usable_end;		/* bytes: GPT last usable LBA + 1 */
+	uint64_t usable_start;		/* bytes: GPT first usable LBA; dos 1 sector */
 	const char *label_id;		/* disk identifier, or NULL */
 	size_t nparts;
 	const struct blkalign_plan_part *parts;
@@ -475,6 +476,43 @@ int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
 int blkalign_plan_write_json(struct blkalign_plan *const *plans,
 			     size_t nplans, int only,
 			     double throughput_bytes_s, FILE *out);
+
+/*
+ * In-place realignment (fix*.c, docs/fix.md): move one planned partition's
+ * data to its new start, then write the new table, crash-safely through a
+ * journal kept outside the disk.  Writes: callers ask the user first.
+ */
+struct blkalign_fix_opts {
+	const char *journal;		/* journal file (required) */
+	const char *tmpdir;		/* table image; NULL: the journal's dir */
+	uint64_t max_step;		/* bytes per step; 0: 16 MiB */
+	bool copy_all;			/* unsized contents: copy all of it */
+	bool dry_run;			/* check and describe, write nothing */
+	void (*progress)(void *data, uint64_t done, uint64_t total);
+	void *progress_data;
+	volatile int *stop;		/* nonzero: stop after the step in flight */
+};
+
+struct blkalign_fix_result {
+	int number;
+	uint64_t old_start, old_size, new_start, new_size;	/* bytes */
+	uint64_t bytes_copied;
+	bool batch;			/* small shift: batches via the journal */
+	bool rolled_back;		/* --rollback: the old layout is back */
+	uint64_t steps;
+	double seconds;			/* copying */
+	char message[512];		/* why it failed, or a warning */
+};
+
+int blkalign_fix_partition(const struct blkalign_device *d,
+			   const struct blkalign_plan_part *pp,
+			   const struct blkalign_fix_opts *o,
+			   struct blkalign_fix_result *res);
+int blkalign_fix_resume(const char *target, bool rollback,
+			const struct blkalign_fix_opts *o,
+			struct blkalign_fix_result *res);
+uint64_t blkalign_fix_io_writes(void);
+uint64_t blkalign_fix_io_flushes(void);
 
 /*
  * Benchmarks (bench/): the alignment phase sweep.  The same I/O at
@@ -496,6 +534,16 @@ struct blkalign_bench_sim {
 	uint64_t seed;			/* of the noise */
 };
 
+/* What bench measures (docs/bench.md). */
+enum blkalign_bench_test {
+	BLKALIGN_BENCH_TEST_PHASE_SWEEP = 0,	/* blkalign_bench_sweep */
+	/* blkalign_bench_compare: */
+	BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE,	/* partition vs aligned window */
+	BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION,	/* disk vs partition */
+	BLKALIGN_BENCH_TEST_SEQ,		/* sequential throughput */
+	BLKALIGN_BENCH_TEST_RAND,		/* random throughput */
+};
+
 struct blkalign_bench_opts {
 	const char *engine;		/* "psync" (default), "uring", "null", "sim" */
 	uint32_t io_size;		/* bytes; default 4096 */
@@ -514,6 +562,7 @@ struct blkalign_bench_opts {
 			double elapsed);
 	void *progress_data;
 	struct blkalign_bench_sim sim;	/* engine "sim" only */
+	enum blkalign_bench_test test;	/* blkalign_bench_compare only */
 };
 
 struct blkalign_bench_phase {
@@ -578,6 +627,71 @@ const char *blkalign_bench_verdict_name(enum blkalign_bench_verdict v);
 const char *const *blkalign_bench_engines(void);
 int blkalign_bench_write_json(const struct blkalign_bench_result *r,
 			      FILE *out);
+
+/*
+ * Throughput comparisons (compare.c): the same sequential workload
+ * through two nodes in interleaved rounds (soft block size: the
+ * partition against a loop window of the same bytes with a 4 KiB-multiple
+ * size; whole vs partition), or one node's throughput (seq, rand).
+ */
+#define BLKALIGN_BENCH_MAX_ROUNDS 64
+
+struct blkalign_bench_side {
+	const char *label;		/* "partition", "window", "disk", "target" */
+	char path[64];			/* the node: the window is made by bench */
+	uint64_t offset;		/* bytes, on that node */
+	uint64_t device_size;		/* bytes, of that node */
+	uint32_t soft_block_size;	/* BLKBSZGET; 0: not a block device */
+	uint32_t samples;		/* complete passes timed */
+	double bytes_per_s[BLKALIGN_BENCH_MAX_ROUNDS];
+	double median_bytes_per_s, min_bytes_per_s, max_bytes_per_s;
+	bool traced;			/* requests counted by tracefs */
+	uint64_t requests;		/* of the traced pass */
+	uint64_t request_bytes, request_max;
+	double request_avg;		/* bytes */
+	uint64_t model_requests;	/* predicted by model; 0: none */
+	uint64_t model_request_cap;	/* bytes */
+};
+
+struct blkalign_bench_compare {
+	enum blkalign_bench_test test;
+	const char *path;
+	const char *engine;		/* NULL: buffered pwrite/pread */
+	bool write;			/* rewrites of the bytes just read */
+	bool direct;			/* O_DIRECT */
+	uint32_t io_size;		/* bytes per read or write call */
+	uint32_t queue_depth;
+	uint64_t region_size;		/* bytes per side and pass */
+	uint32_t rounds_planned, rounds_done;
+	bool interrupted, runtime_exceeded;
+	double seconds;
+	size_t nsides;
+	struct blkalign_bench_side sides[2];
+	double ratio;			/* median throughput, side 1 / side 0 */
+	double request_ratio;		/* traced requests, side 0 / side 1 */
+	double model_ratio;		/* predicted requests, side 0 / side 1 */
+	/* directions: +1 side 1 better (faster, fewer requests), -1 side 0 */
+	int measured_direction;		/* throughput, 0 within 10% */
+	int request_direction;		/* traced requests, 0 within 10% */
+	int model_direction;		/* predicted requests, 0 equal */
+	const char *agreement;		/* throughput vs model: "agrees",
+					   "disagrees", or NULL (no model) */
+	const char *request_agreement;	/* traced requests vs model */
+	const char *trace_note;		/* why no request counts, or NULL */
+	const char *note;		/* a caveat, or NULL */
+};
+
+int blkalign_bench_compare(const char *path,
+			   const struct blkalign_bench_opts *o,
+			   struct blkalign_bench_compare *out);
+int blkalign_bench_compare_judge(struct blkalign_bench_compare *c);
+int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
+				char *buf, size_t len);
+int blkalign_bench_compare_write_json(const struct blkalign_bench_compare *c,
+				      FILE *out);
+const char *blkalign_bench_test_name(enum blkalign_bench_test t);
+uint64_t blkalign_bench_window_size(uint64_t size, uint32_t physical_sector_size,
+				    uint32_t page_size);
 
 #ifdef __cplusplus
 }

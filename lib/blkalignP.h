@@ -146,6 +146,7 @@ struct ba_gpt_check {
 };
 
 /* The EBR chain of a dos table (probe/dos.c). */
+#define BA_DOS_EBR_MAX 256
 enum ba_ebr_state {
 	BA_EBR_OK = 0,
 	BA_EBR_LOOP,		/* a link points back into the chain */
@@ -159,6 +160,8 @@ struct ba_dos_check {
 	unsigned int nprimary, nlogical;
 	enum ba_ebr_state state;
 	uint64_t bad_lba;	/* where the chain breaks */
+	unsigned int nebr;	/* EBRs read, in chain order (fix.c) */
+	uint64_t ebr_lba[BA_DOS_EBR_MAX];
 };
 
 int ba_dos_check(struct ba_io *io, uint32_t sector_size,

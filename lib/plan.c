@@ -26,12 +26,14 @@ void ba_plan_geom_from(const struct blkalign_topology *t,
 		       struct ba_plan_geom *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->ao = t->alignment_offset.value > 0 ?
-			(uint64_t)t->alignment_offset.value : 0;
+	g->ao = t->alignment_offset.value > 0
+			? (uint64_t)t->alignment_offset.value
+			: 0;
 	g->pss = (uint64_t)t->physical_sector_size.value;
 	g->min_io = (uint64_t)t->minimum_io_size.value;
-	g->opt_io = t->optimal_io_size.value > 0 ?
-			    (uint64_t)t->optimal_io_size.value : 0;
+	g->opt_io = t->optimal_io_size.value > 0
+			    ? (uint64_t)t->optimal_io_size.value
+			    : 0;
 	g->page = (uint64_t)t->page_size.value;
 	g->grain = ba_grain(g->pss, g->min_io, g->opt_io);
 }
@@ -144,15 +146,30 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	}
 	ns = start_ok ? in->start : ba_round_up_grid(lowest, g->ao, g->grain);
 	out->why = start_ok ? BA_WHY_SIZE : BA_WHY_START;
-	if (!fit(g, in, ns, out)) {
+	if (!fit(g, in, ns, out) && !start_ok && in->low) {
+		/* No room on the right: the grain point below, if free. */
+		struct ba_plan_result l = *out;
+		uint64_t nl = ba_round_down_grid(in->start, g->ao, g->grain);
+
+		if (nl >= in->low && nl > 0 && nl < in->start &&
+		    fit(g, in, nl, &l)) {
+			*out = l;
+			out->why = BA_WHY_START;
+			out->left = true;
+			out->new_start = nl;
+			out->action = BLKALIGN_PLAN_MOVE;
+			return;
+		}
+	}
+	if (out->why == BA_WHY_NO_ROOM || out->why == BA_WHY_START_PAST_LIMIT) {
 		out->action = BLKALIGN_PLAN_IMPOSSIBLE;
 		out->new_start = in->start;
 		out->new_size = in->size;
 		return;
 	}
 	out->new_start = ns;
-	out->action = ns != in->start ? BLKALIGN_PLAN_MOVE :
-					BLKALIGN_PLAN_RESIZE;
+	out->action =
+		ns != in->start ? BLKALIGN_PLAN_MOVE : BLKALIGN_PLAN_RESIZE;
 }
 
 static bool is_part(const struct blkalign_layer *l)
@@ -196,6 +213,31 @@ int ba_plan_limit(const struct blkalign_device *d, size_t i,
 	}
 	*limit = lim;
 	return next;
+}
+
+/*
+ * The lowest start partition @i may move left to: the end of the
+ * partition before it (same parent), at least @usable_start.  0 (never)
+ * for logical partitions: their EBR sits before them.
+ */
+uint64_t ba_plan_low(const struct blkalign_device *d, size_t i,
+		     uint64_t usable_start)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	uint64_t low = usable_start;
+
+	if (l->logical || l->parent > 0)
+		return 0;
+	for (size_t j = 1; j < d->nlayers; j++) {
+		const struct blkalign_layer *o = &d->layers[j];
+
+		if (j == i || !is_part(o) || o->parent != l->parent ||
+		    o->start >= l->start)
+			continue;
+		if (o->start + o->size > low)
+			low = o->start + o->size;
+	}
+	return low ? low : 1;
 }
 
 /*
@@ -274,10 +316,11 @@ static uint64_t used_bytes(const struct blkalign_device *d, size_t i,
 static bool plan_code(const char *code)
 {
 	static const char *const codes[] = {
-		"start-physical", "start-io-min", "start-io-opt",
-		"raid-chunk", "raid-stripe", "size-physical", "soft-block-size",
-		"partition-past-end", "partition-overlap",
-		"partition-outside-container",
+		"start-physical",    "start-io-min",
+		"start-io-opt",	     "raid-chunk",
+		"raid-stripe",	     "size-physical",
+		"soft-block-size",   "partition-past-end",
+		"partition-overlap", "partition-outside-container",
 	};
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
@@ -337,8 +380,8 @@ static int recheck(struct ba_plan *p, const struct blkalign_device *d)
 	for (size_t k = 0; k < p->pub.nparts; k++) {
 		struct blkalign_plan_part *pp = &p->parts[k];
 
-		pp->findings_after = count_findings(
-			tmp.findings, tmp.nfindings, map[pp->layer]);
+		pp->findings_after = count_findings(tmp.findings, tmp.nfindings,
+						    map[pp->layer]);
 		p->pub.remaining += pp->findings_after;
 	}
 out:
@@ -362,6 +405,7 @@ static void read_table(struct ba_plan *p, const struct blkalign_device *d)
 	int fd;
 
 	p->pub.usable_end = d->size;
+	p->pub.usable_start = lss;
 	fd = open(d->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -369,11 +413,14 @@ static void read_table(struct ba_plan *p, const struct blkalign_device *d)
 		ba_io_init_fd(&io, fd, d->size);
 		if (ba_gpt_check(&io, (uint32_t)lss, &chk) == 0) {
 			const struct ba_gpt_header *h =
-				chk.primary.state == BA_GPT_OK ? &chk.primary :
-				chk.backup.state == BA_GPT_OK ? &chk.backup :
-								 NULL;
+				chk.primary.state == BA_GPT_OK	? &chk.primary
+				: chk.backup.state == BA_GPT_OK ? &chk.backup
+								: NULL;
 			if (h && (h->last_usable_lba + 1) * lss <= d->size)
-				p->pub.usable_end = (h->last_usable_lba + 1) * lss;
+				p->pub.usable_end =
+					(h->last_usable_lba + 1) * lss;
+			if (h && h->first_usable_lba * lss <= d->size)
+				p->pub.usable_start = h->first_usable_lba * lss;
 		}
 	}
 	pr = blkid_new_probe();
@@ -387,8 +434,8 @@ static void read_table(struct ba_plan *p, const struct blkalign_device *d)
 		goto out;
 	tab = blkid_partlist_get_table(ls);
 	if (tab && blkid_parttable_get_id(tab))
-		p->pub.label_id = ba_pool_strdup(&p->pool,
-						 blkid_parttable_get_id(tab));
+		p->pub.label_id =
+			ba_pool_strdup(&p->pool, blkid_parttable_get_id(tab));
 	for (int k = 0; k < blkid_partlist_numof_partitions(ls); k++) {
 		blkid_partition par = blkid_partlist_get_partition(ls, k);
 		int no = blkid_partition_get_partno(par);
@@ -417,8 +464,8 @@ static const char *dev_of(struct ba_plan *p, const struct blkalign_device *d,
 {
 	if (d->is_block_device)
 		return ba_pool_printf(&p->pool, "/dev/%s", l->name);
-	return ba_pool_printf(&p->pool, "<the loop device of '%s'>p%d",
-			      d->path, l->number);
+	return ba_pool_printf(&p->pool, "<the loop device of '%s'>p%d", d->path,
+			      l->number);
 }
 
 static void add_cmd(struct blkalign_plan_part *pp, const char *cmd)
@@ -440,7 +487,7 @@ static void explain_impossible(struct ba_plan *p,
 	const char *dev = dev_of(p, d, l);
 	int c = content_of(d, (size_t)pp->layer);
 	uint64_t fs_off = c >= 0 ? d->layers[c].start - l->start : 0;
-	const char *or;
+	const char * or ;
 
 	if (res->why == BA_WHY_START_PAST_LIMIT) {
 		pp->reason = ba_pool_printf(
@@ -455,74 +502,89 @@ static void explain_impossible(struct ba_plan *p,
 			" bytes but only %" PRIu64 " fit before %s",
 			planned_start == l->start ? "kept at" : "moved to",
 			planned_start / lss,
-			pp->used_known ? "the data in use" : "the whole partition (contents not sized)",
+			pp->used_known
+				? "the data in use"
+				: "the whole partition (contents not sized)",
 			pp->used_size, res->room,
-			!nname ? "the end of the usable space" :
-			d->layers[next].logical ?
-				ba_pool_printf(&p->pool, "'%s' (less 1 MiB "
-					       "for its EBR)", nname) :
-				ba_pool_printf(&p->pool, "'%s'", nname));
+			!nname ? "the end of the usable space"
+			: d->layers[next].logical
+				? ba_pool_printf(&p->pool,
+						 "'%s' (less 1 MiB "
+						 "for its EBR)",
+						 nname)
+				: ba_pool_printf(&p->pool, "'%s'", nname));
 	}
-	if (res->why == BA_WHY_NO_ROOM && res->room > fs_off &&
-	    pp->content && c >= 0 &&
-	    d->layers[c].kind == BLKALIGN_LAYER_FILESYSTEM) {
+	if (res->why == BA_WHY_NO_ROOM && res->room > fs_off && pp->content &&
+	    c >= 0 && d->layers[c].kind == BLKALIGN_LAYER_FILESYSTEM) {
 		uint64_t unit = d->layers[c].unit ? d->layers[c].unit : 4096;
 		uint64_t fs = (res->room - fs_off) / unit * unit;
 
 		if (!strncmp(pp->content, "ext", 3))
-			add_cmd(pp, ba_pool_printf(
-				&p->pool,
-				"shrink the filesystem first: e2fsck -f %s && "
-				"resize2fs %s %" PRIu64 "K",
-				dev, dev, fs / 1024));
+			add_cmd(pp,
+				ba_pool_printf(
+					&p->pool,
+					"shrink the filesystem first: e2fsck -f %s && "
+					"resize2fs %s %" PRIu64 "K",
+					dev, dev, fs / 1024));
 		else if (!strcmp(pp->content, "btrfs"))
-			add_cmd(pp, ba_pool_printf(
-				&p->pool,
-				"shrink the filesystem first: btrfs filesystem "
-				"resize %" PRIu64 " <its mount point>",
-				fs));
+			add_cmd(pp,
+				ba_pool_printf(
+					&p->pool,
+					"shrink the filesystem first: btrfs filesystem "
+					"resize %" PRIu64 " <its mount point>",
+					fs));
 		else if (!strcmp(pp->content, "xfs"))
 			add_cmd(pp, "xfs cannot shrink: back up, recreate "
 				    "the filesystem on the planned partition "
 				    "and restore");
 		else
-			add_cmd(pp, ba_pool_printf(
-				&p->pool,
-				"shrink the %s on %s to at most %" PRIu64
-				" bytes first",
-				pp->content, dev, fs));
+			add_cmd(pp,
+				ba_pool_printf(
+					&p->pool,
+					"shrink the %s on %s to at most %" PRIu64
+					" bytes first",
+					pp->content, dev, fs));
 	}
 	or = pp->ncommands ? "or " : "";
 	if (nname)
-		add_cmd(pp, ba_pool_printf(
-			&p->pool,
-			"%smove '%s' right first (it starts at sector %" PRIu64
-			"), then run blkalign plan again",
-			or, nname, d->layers[next].start / lss));
+		add_cmd(pp,
+			ba_pool_printf(
+				&p->pool,
+				"%smove '%s' right first (it starts at sector %" PRIu64
+				"), then run blkalign plan again",
+				or, nname, d->layers[next].start / lss));
 	else
 		add_cmd(pp, ba_pool_printf(&p->pool, "%sgrow the %s first", or,
-					   l->logical ? "extended partition" :
-							"disk"));
+					   l->logical ? "extended partition"
+						      : "disk"));
 }
 
 static const char *why_text(struct ba_plan *p, const struct ba_plan_geom *g,
 			    const struct ba_plan_result *r)
 {
-	const char *grow = r->grows ? "; grows into the free space after it" :
-				      "";
+	const char *grow =
+		r->grows ? "; grows into the free space after it" : "";
 
 	switch (r->why) {
 	case BA_WHY_ALIGNED:
 		return NULL;
 	case BA_WHY_MIB_ONLY:
-		return r->action == BLKALIGN_PLAN_OPTIONAL ?
-			       ba_pool_printf(&p->pool,
-					      "on the device's grid, only off "
-					      "1 MiB: moving is optional%s",
-					      grow) :
-			       "on the device's grid, only off 1 MiB; no room "
-			       "to move it";
+		return r->action == BLKALIGN_PLAN_OPTIONAL
+			       ? ba_pool_printf(
+					 &p->pool,
+					 "on the device's grid, only off "
+					 "1 MiB: moving is optional%s",
+					 grow)
+			       : "on the device's grid, only off 1 MiB; no room "
+				 "to move it";
 	case BA_WHY_START:
+		if (r->left)
+			return ba_pool_printf(
+				&p->pool,
+				"start off the device's grid, no "
+				"room after it: moved down to the "
+				"%" PRIu64 "-byte grain",
+				g->grain);
 		return ba_pool_printf(&p->pool,
 				      "start off the device's grid: moved up "
 				      "to the %" PRIu64 "-byte grain%s",
@@ -582,18 +644,20 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 		in.used = pp->used_size;
 		in.limit = pp->limit;
 		in.min_start = ba_plan_min_start(d, (size_t)pp->layer);
+		in.low = ba_plan_low(d, (size_t)pp->layer, p->pub.usable_start);
 		ba_plan_one(&g, &in, &res);
 		pp->action = res.action;
 		pp->new_start = res.new_start;
 		pp->new_size = res.new_size;
-		pp->findings_before = count_findings(d->findings, d->nfindings,
-						     pp->layer);
+		pp->findings_before =
+			count_findings(d->findings, d->nfindings, pp->layer);
 		if (res.action == BLKALIGN_PLAN_IMPOSSIBLE) {
-			uint64_t lo = in.min_start > l->start ? in.min_start :
-								l->start;
-			uint64_t ns = ba_plan_start_on_grid(&g, l->start) ?
-					      l->start :
-					      ba_round_up_grid(lo, g.ao, g.grain);
+			uint64_t lo = in.min_start > l->start ? in.min_start
+							      : l->start;
+			uint64_t ns =
+				ba_plan_start_on_grid(&g, l->start)
+					? l->start
+					: ba_round_up_grid(lo, g.ao, g.grain);
 			explain_impossible(p, d, pp, &res, ns, next);
 			continue;
 		}

@@ -69,6 +69,21 @@ int ba_bench_sweep_engine(struct ba_engine *e,
 			  const struct blkalign_bench_opts *o,
 			  struct blkalign_bench_result *r);
 
+/* The loop window of the soft-block-size comparison (window.c). */
+struct ba_window {
+	int fd;	    /* open on the loop device, buffered */
+	int number; /* /dev/loopN */
+	char path[64];
+	bool direct_io; /* the loop does direct I/O to the partition */
+};
+
+int ba_window_create(int backing, uint64_t size, bool read_only,
+		     const char *name, struct ba_window *w);
+void ba_window_remove(struct ba_window *w);
+
+/* Median of @n values (sorts them). */
+double ba_median_double(double *v, size_t n);
+
 /* The sim engine's record of what writes did to the content. */
 uint64_t ba_engine_sim_bytes_changed(const struct ba_engine *e);
 uint64_t ba_engine_sim_ios(const struct ba_engine *e);

@@ -128,6 +128,8 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 			out->bad_lba = ebr;
 			return 0;
 		}
+		if (out->nebr < BA_DOS_EBR_MAX)
+			out->ebr_lba[out->nebr++] = ebr;
 		if (type[0] && sectors[0])
 			out->nlogical++;
 		if (!is_extended(type[1]))

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-fix.c - `blkalign fix`: realign partitions in place, as `plan`
+ * computes, through a journal that makes any interruption resumable and
+ * undoable (docs/fix.md).  A dry run unless --yes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define JOURNAL_DIR "/var/lib/blkalign"
+#define MAX_ROUNDS  128
+
+enum {
+	OPT_YES = 256,
+	OPT_JOURNAL,
+	OPT_RESUME,
+	OPT_ROLLBACK,
+	OPT_COPY_ALL,
+	OPT_STEP,
+	OPT_PROGRESS,
+	OPT_PARTITION,
+};
+
+enum progress_mode {
+	PROGRESS_AUTO,
+	PROGRESS_BAR,
+	PROGRESS_LINE,
+	PROGRESS_NONE
+};
+
+static volatile int stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " " PROGRAM " fix [options] <image>|<device>\n"
+	      " " PROGRAM
+	      " fix --resume|--rollback [--journal <file>] <image>|<device>\n"
+	      "\nRealign partitions in place as 'blkalign plan' computes: move the\n"
+	      "data to the new start, then write the new partition table.  A\n"
+	      "journal outside the disk makes every step resumable and undoable.\n"
+	      "Without --yes, only says what it would do.\n"
+	      "\nOptions:\n"
+	      "     --yes                       really write to the disk\n"
+	      "     --partition <n>             fix partition <n> only\n"
+	      "     --journal <file>            the journal (default\n"
+	      "                                 " JOURNAL_DIR
+	      "/<target name>.journal)\n"
+	      "     --resume                    finish an interrupted fix\n"
+	      "     --rollback                  undo an interrupted fix: old layout and data\n"
+	      "     --copy-all                  copy whole partitions whose contents\n"
+	      "                                 blkalign cannot size\n"
+	      "     --step <size>               largest copy step (default 16M)\n"
+	      "     --progress <mode>           auto, bar, line or none (default auto:\n"
+	      "                                 a bar on a terminal, lines otherwise)\n"
+	      " -J, --json                      print the result as JSON\n"
+	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
+	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
+	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
+	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
+	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
+	      "     --page-size <n>             page size for the size rule\n"
+	      " -h, --help                      display this help\n"
+	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
+	      "\nExit status:\n"
+	      "  0  done, or nothing to do\n"
+	      "  1  dry run: partitions would be moved or resized\n"
+	      "  2  refused: no room, contents larger than the new size or not\n"
+	      "     sized (see --copy-all)\n"
+	      "  4  operational error (busy disk, I/O error, journal); the\n"
+	      "     journal, if written, says how to go on\n"
+	      " 16  usage error\n"
+	      "  128+n  stopped by signal n; --resume or --rollback go on\n"
+	      "\nFor more details see blkalign(8) and docs/fix.md.\n",
+	      out);
+}
+
+struct progress {
+	enum progress_mode mode;
+	double t0, last;
+	uint64_t base; /* bytes done before this partition */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_progress(void *data, uint64_t done, uint64_t total)
+{
+	struct progress *p = data;
+	double t = now(), el = t - p->t0, rate, eta;
+
+	if (p->mode == PROGRESS_NONE || (t - p->last < 1.0 && done < total))
+		return;
+	p->last = t;
+	rate = el > 0 ? (double)done / el : 0;
+	eta = rate > 0 ? (double)(total - done) / rate : 0;
+	if (p->mode == PROGRESS_LINE) {
+		fprintf(stderr,
+			"progress done=%" PRIu64 " total=%" PRIu64
+			" rate=%.0f eta=%.0f\n",
+			done, total, rate, eta);
+		return;
+	}
+	{
+		int w = 30, fill = total ? (int)((double)w * done / total) : w;
+
+		fprintf(stderr, "\r[%-*.*s] %5.1f%% %8.1f MiB/s  ETA %4.0f s",
+			w, fill, "##############################",
+			total ? 100.0 * (double)done / (double)total : 100.0,
+			rate / 1048576.0, eta);
+		if (done >= total)
+			fputc('\n', stderr);
+	}
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+struct outcome {
+	struct blkalign_fix_result res;
+	const char *action; /* "moved", "would move", "refused", ... */
+	int rc;
+};
+
+static void print_text(const struct outcome *o, uint64_t lss)
+{
+	const struct blkalign_fix_result *r = &o->res;
+
+	printf("partition %d: %s", r->number, o->action);
+	if (r->old_size)
+		printf(": start %" PRIu64 " -> %" PRIu64 ", size %" PRIu64
+		       " -> %" PRIu64 " sectors",
+		       r->old_start / lss, r->new_start / lss,
+		       r->old_size / lss, r->new_size / lss);
+	putchar('\n');
+	if (r->bytes_copied)
+		printf("  copied %" PRIu64 " bytes in %" PRIu64
+		       " steps (%s mode), %.2f s, %.1f MiB/s\n",
+		       r->bytes_copied, r->steps, r->batch ? "batch" : "step",
+		       r->seconds,
+		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds /
+						1048576.0
+				      : 0.0);
+	if (r->message[0])
+		printf("  %s\n", r->message);
+}
+
+static void print_json(const struct outcome *v, size_t n, const char *target,
+		       const char *journal, bool dry, int status)
+{
+	printf("{\"schema_version\":1,\"status\":%d,\"device\":", status);
+	json_str(stdout, target);
+	printf(",\"journal\":");
+	json_str(stdout, journal);
+	printf(",\"dry_run\":%s,\"partitions\":[", dry ? "true" : "false");
+	for (size_t i = 0; i < n; i++) {
+		const struct blkalign_fix_result *r = &v[i].res;
+
+		printf("%s{\"number\":%d,\"action\":", i ? "," : "", r->number);
+		json_str(stdout, v[i].action);
+		printf(",\"old_start\":%" PRIu64 ",\"old_size\":%" PRIu64
+		       ",\"new_start\":%" PRIu64 ",\"new_size\":%" PRIu64
+		       ",\"bytes_copied\":%" PRIu64 ",\"mode\":\"%s\""
+		       ",\"steps\":%" PRIu64 ",\"seconds\":%.6f,\"rate\":%.0f"
+		       ",\"message\":",
+		       r->old_start, r->old_size, r->new_start, r->new_size,
+		       r->bytes_copied, r->batch ? "batch" : "step", r->steps,
+		       r->seconds,
+		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds
+				      : 0);
+		if (r->message[0])
+			json_str(stdout, r->message);
+		else
+			fputs("null", stdout);
+		putchar('}');
+	}
+	printf("],\"writes\":%" PRIu64 ",\"flushes\":%" PRIu64 "}\n",
+	       blkalign_fix_io_writes(), blkalign_fix_io_flushes());
+}
+
+static int status_of(int rc)
+{
+	switch (rc) {
+	case 0:
+	case -EALREADY:
+		return 0;
+	case -ENOSPC:
+	case -EFBIG:
+	case -EOPNOTSUPP:
+		return BLKALIGN_STATUS_INCOMPLETE;
+	case -EINTR:
+		return 128 + (stop_signal ? stop_signal : SIGINT);
+	default:
+		return BLKALIGN_STATUS_FAILED;
+	}
+}
+
+static void log_to_stderr(void *data, const char *msg)
+{
+	(void)data;
+	cli_warnx("%s", msg);
+}
+
+/* Audit @path and plan it; NULL (with a message) when it cannot be. */
+static struct blkalign_plan *audit_plan(const struct cli_topo *topo,
+					const char *path,
+					struct blkalign_ctx **ctxp,
+					struct blkalign_report **repp)
+{
+	const struct blkalign_device *d;
+	struct blkalign_plan *plan = NULL;
+
+	*ctxp = blkalign_new_ctx();
+	if (!*ctxp)
+		return NULL;
+	blkalign_ctx_set_log_fn(*ctxp, log_to_stderr, NULL);
+	if (cli_topo_apply(topo, *ctxp))
+		return NULL;
+	*repp = blkalign_new_report(*ctxp);
+	if (!*repp || blkalign_check_path(*repp, path) == -ENOMEM ||
+	    blkalign_report_ndevices(*repp) != 1) {
+		cli_warnx("cannot audit '%s'", path);
+		return NULL;
+	}
+	d = blkalign_report_device(*repp, 0);
+	for (size_t k = 0; k < d->nproblems; k++)
+		cli_warnx("%s: %s", d->path, d->problems[k]);
+	if (d->failed)
+		return NULL;
+	if (!d->scheme ||
+	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
+		cli_warnx("'%s': fix needs a dos or GPT partition table on a "
+			  "whole disk or image",
+			  d->path);
+		return NULL;
+	}
+	if (blkalign_plan_new(d, &plan)) {
+		cli_warnx("cannot plan '%s'", d->path);
+		return NULL;
+	}
+	return plan;
+}
+
+static void release(struct blkalign_plan **plan, struct blkalign_report **rep,
+		    struct blkalign_ctx **ctx)
+{
+	blkalign_plan_free(*plan);
+	blkalign_unref_report(*rep);
+	blkalign_unref_ctx(*ctx);
+	*plan = NULL;
+	*rep = NULL;
+	*ctx = NULL;
+}
+
+static bool wanted(const struct blkalign_plan_part *pp, int only)
+{
+	if (only)
+		return pp->number == only && pp->action != BLKALIGN_PLAN_NONE;
+	return pp->action == BLKALIGN_PLAN_MOVE ||
+	       pp->action == BLKALIGN_PLAN_RESIZE ||
+	       pp->action == BLKALIGN_PLAN_IMPOSSIBLE;
+}
+
+static const char *default_journal(const char *target, char *buf, size_t len)
+{
+	char tmp[4096];
+
+	snprintf(tmp, sizeof(tmp), "%s", target);
+	snprintf(buf, len, JOURNAL_DIR "/%s.journal", basename(tmp));
+	return buf;
+}
+
+/*
+ * Fix (or, dry, describe) the partitions one at a time, auditing and
+ * planning again after each: a moved partition changes its neighbours'
+ * room.
+ */
+static int run(const struct cli_topo *topo, const char *target, int only,
+	       bool dry, struct blkalign_fix_opts *fo, struct outcome *out,
+	       size_t *nout)
+{
+	bool done_num[65536] = {false};
+	int status = 0;
+
+	for (int round = 0; round < MAX_ROUNDS && *nout < MAX_ROUNDS; round++) {
+		struct blkalign_ctx *ctx = NULL;
+		struct blkalign_report *rep = NULL;
+		struct blkalign_plan *plan =
+			audit_plan(topo, target, &ctx, &rep);
+		const struct blkalign_plan_part *pp = NULL;
+		struct outcome *o;
+
+		if (!plan) {
+			release(&plan, &rep, &ctx);
+			return status | BLKALIGN_STATUS_FAILED;
+		}
+		for (size_t k = 0; k < plan->nparts && !pp; k++)
+			if (wanted(&plan->parts[k], only) &&
+			    !done_num[plan->parts[k].number])
+				pp = &plan->parts[k];
+		if (!pp) {
+			if (only && !*nout) {
+				cli_warnx("partition %d: nothing to do (%s)",
+					  only, "aligned or not there");
+			}
+			release(&plan, &rep, &ctx);
+			break;
+		}
+		done_num[pp->number] = true;
+		o = &out[(*nout)++];
+		fo->copy_all = fo->copy_all;
+		if (dry) {
+			struct blkalign_fix_opts dfo = *fo;
+
+			dfo.dry_run = true;
+			o->rc = blkalign_fix_partition(plan->device, pp, &dfo,
+						       &o->res);
+			o->action = o->rc ? "refused"
+				    : pp->new_start != pp->old_start
+					    ? "would move"
+					    : "would resize";
+			status |= o->rc ? status_of(o->rc) : 1;
+		} else {
+			o->rc = blkalign_fix_partition(plan->device, pp, fo,
+						       &o->res);
+			o->action = !o->rc ? (pp->new_start != pp->old_start
+						      ? "moved"
+						      : "resized")
+				    : o->rc == -ENOSPC || o->rc == -EFBIG ||
+						    o->rc == -EOPNOTSUPP
+					    ? "refused"
+					    : "failed";
+			status |= status_of(o->rc);
+		}
+		if (o->rc && !o->res.number) {
+			o->res.number = pp->number;
+			o->res.old_start = pp->old_start;
+			o->res.old_size = pp->old_size;
+			o->res.new_start = pp->new_start;
+			o->res.new_size = pp->new_size;
+		}
+		release(&plan, &rep, &ctx);
+		if (status >= 128 || (status & BLKALIGN_STATUS_FAILED))
+			break;
+	}
+	return status;
+}
+
+int cmd_fix(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"yes", no_argument, NULL, OPT_YES},
+		{"partition", required_argument, NULL, OPT_PARTITION},
+		{"journal", required_argument, NULL, OPT_JOURNAL},
+		{"resume", no_argument, NULL, OPT_RESUME},
+		{"rollback", no_argument, NULL, OPT_ROLLBACK},
+		{"copy-all", no_argument, NULL, OPT_COPY_ALL},
+		{"step", required_argument, NULL, OPT_STEP},
+		{"progress", required_argument, NULL, OPT_PROGRESS},
+		{"json", no_argument, NULL, 'J'},
+		CLI_TOPO_LONGOPTS,
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static struct outcome out[MAX_ROUNDS];
+	struct blkalign_fix_opts fo = {0};
+	struct cli_topo topo = {0};
+	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
+	struct sigaction sa = {0};
+	char jbuf[4096];
+	const char *target;
+	bool yes = false, resume = false, rollback = false, json = false;
+	size_t nout = 0;
+	int64_t v;
+	int only = 0, c, rc, status;
+
+	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_YES:
+			yes = true;
+			break;
+		case OPT_PARTITION:
+			if (cli_parse_int(optarg, 1, 65535, &v)) {
+				cli_warnx("invalid partition number '%s'",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			only = (int)v;
+			break;
+		case OPT_JOURNAL:
+			fo.journal = optarg;
+			break;
+		case OPT_RESUME:
+			resume = true;
+			break;
+		case OPT_ROLLBACK:
+			rollback = true;
+			break;
+		case OPT_COPY_ALL:
+			fo.copy_all = true;
+			break;
+		case OPT_STEP:
+			if (cli_parse_size(optarg, &fo.max_step) ||
+			    fo.max_step < 512 || fo.max_step > 1024ULL << 20) {
+				cli_warnx("invalid step '%s' (512 to 1G)",
+					  optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			break;
+		case OPT_PROGRESS:
+			if (!strcmp(optarg, "auto"))
+				prog.mode = PROGRESS_AUTO;
+			else if (!strcmp(optarg, "bar"))
+				prog.mode = PROGRESS_BAR;
+			else if (!strcmp(optarg, "line"))
+				prog.mode = PROGRESS_LINE;
+			else if (!strcmp(optarg, "none"))
+				prog.mode = PROGRESS_NONE;
+			else {
+				cli_warnx("invalid progress mode '%s'", optarg);
+				return BLKALIGN_STATUS_USAGE;
+			}
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			rc = cli_topo_opt(&topo, c, optarg);
+			if (rc > 0)
+				break;
+			if (rc == 0)
+				fprintf(stderr, "Try '" PROGRAM " fix --help' "
+						"for more information.\n");
+			return BLKALIGN_STATUS_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_warnx(optind >= argc ? "no target given"
+					 : "fix takes one target");
+		fprintf(stderr, "Try '" PROGRAM " fix --help' for more "
+				"information.\n");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (resume && rollback) {
+		cli_warnx("--resume and --rollback exclude each other");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	target = argv[optind];
+	if (!fo.journal)
+		fo.journal = default_journal(target, jbuf, sizeof(jbuf));
+	if (prog.mode == PROGRESS_AUTO)
+		prog.mode =
+			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
+	prog.t0 = now();
+	fo.progress = on_progress;
+	fo.progress_data = &prog;
+	fo.stop = &stop_signal;
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if ((yes || resume || rollback) &&
+	    !strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))
+		(void)mkdir(JOURNAL_DIR, 0700);
+
+	if (resume || rollback) {
+		struct outcome *o = &out[nout++];
+
+		o->rc = blkalign_fix_resume(target, rollback, &fo, &o->res);
+		o->action = o->rc		 ? "failed"
+			    : o->res.rolled_back ? "rolled back"
+						 : "finished";
+		status = status_of(o->rc);
+		if (!o->rc && !rollback && !only) {
+			/* go on with the partitions still to do */
+			status |= run(&topo, target, 0, false, &fo, out, &nout);
+		}
+	} else {
+		status = run(&topo, target, only, !yes, &fo, out, &nout);
+	}
+
+	if (json) {
+		print_json(out, nout, target, fo.journal,
+			   !yes && !resume && !rollback, status);
+	} else {
+		for (size_t i = 0; i < nout; i++)
+			print_text(&out[i], 512);
+		if (!yes && !resume && !rollback && (status & 1))
+			printf("dry run: nothing written; 'blkalign fix --yes "
+			       "%s' does it (journal: %s)\n",
+			       target, fo.journal);
+		if (!nout)
+			printf("nothing to do\n");
+	}
+	for (size_t i = 0; i < nout; i++)
+		if (out[i].rc && out[i].rc != -EALREADY &&
+		    out[i].res.message[0])
+			cli_warnx("partition %d: %s", out[i].res.number,
+				  out[i].res.message);
+	if (fflush(stdout) == EOF)
+		status |= BLKALIGN_STATUS_FAILED;
+	return status;
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-table.c - the new partition table, computed before anything is
+ * written: the sectors libfdisk reads (dos: the MBR and every EBR; GPT:
+ * everything before the first and after the last usable LBA) are copied
+ * into a sparse temporary file as large as the disk, libfdisk changes the
+ * partition there, and the sectors that differ become patches (old and
+ * new bytes) that go into the journal.  Writing the new table, or the old
+ * one back, is then replaying patches: idempotent, so a crash in the
+ * middle is finished by doing it again.  Also the file system fields that
+ * record the partition's own start (FAT and NTFS "hidden sectors").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libfdisk/libfdisk.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fix.h"
+
+struct region {
+	uint64_t off, len;
+};
+
+#define MAX_REGIONS (BA_DOS_EBR_MAX + 2)
+
+static int regions_of(const struct blkalign_device *d, int fd, uint32_t lss,
+		      struct region *r, size_t *n, char *err, size_t errlen)
+{
+	struct ba_io io;
+
+	ba_io_init_fd(&io, fd, d->size);
+	*n = 0;
+	if (!strcmp(d->scheme, "dos")) {
+		struct ba_dos_check *dc = calloc(1, sizeof(*dc));
+		int rc;
+
+		if (!dc)
+			return -ENOMEM;
+		rc = ba_dos_check(&io, lss, dc);
+		if (rc || dc->state != BA_EBR_OK ||
+		    dc->nebr >= BA_DOS_EBR_MAX) {
+			snprintf(err, errlen,
+				 "the EBR chain cannot be walked "
+				 "safely (see 'blkalign check')");
+			free(dc);
+			return rc ? rc : -EINVAL;
+		}
+		r[(*n)++] = (struct region){0, lss};
+		for (unsigned int i = 0; i < dc->nebr; i++)
+			r[(*n)++] = (struct region){dc->ebr_lba[i] * lss, lss};
+		free(dc);
+		return 0;
+	}
+	if (!strcmp(d->scheme, "gpt")) {
+		struct ba_gpt_check gc;
+		const struct ba_gpt_header *h;
+		int rc = ba_gpt_check(&io, lss, &gc);
+
+		if (rc || gc.primary.state != BA_GPT_OK ||
+		    gc.backup.state != BA_GPT_OK) {
+			snprintf(err, errlen,
+				 "both GPT headers must be valid "
+				 "(see 'blkalign check')");
+			return rc ? rc : -EINVAL;
+		}
+		h = &gc.primary;
+		if (h->first_usable_lba * lss > d->size ||
+		    (h->last_usable_lba + 1) * lss > d->size) {
+			snprintf(err, errlen,
+				 "the GPT's usable range is "
+				 "outside the disk");
+			return -EINVAL;
+		}
+		r[(*n)++] = (struct region){0, h->first_usable_lba * lss};
+		r[(*n)++] = (struct region){(h->last_usable_lba + 1) * lss,
+					    d->size - (h->last_usable_lba + 1) *
+							      lss};
+		return 0;
+	}
+	snprintf(err, errlen, "fix writes dos and GPT tables only");
+	return -EINVAL;
+}
+
+static int copy_region(int from, int to, uint64_t off, uint64_t len)
+{
+	uint8_t buf[65536];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+
+		if (pread(from, buf, n, (off_t)off) != (ssize_t)n ||
+		    pwrite(to, buf, n, (off_t)off) != (ssize_t)n)
+			return -EIO;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Let libfdisk move partition @number in the table image @tmp. */
+static int fdisk_change(const char *tmp, uint32_t lss,
+			const struct ba_fix_geom *g, char *err, size_t errlen)
+{
+	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_partition *pa = NULL;
+	int rc;
+
+	if (!cxt)
+		return -ENOMEM;
+	rc = fdisk_save_user_sector_size(cxt, lss, lss);
+	if (!rc)
+		rc = fdisk_assign_device(cxt, tmp, 0);
+	if (rc || !fdisk_has_label(cxt)) {
+		snprintf(err, errlen, "libfdisk cannot read the table");
+		rc = rc ? rc : -EINVAL;
+		goto out;
+	}
+	pa = fdisk_new_partition();
+	if (!pa) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	fdisk_partition_set_start(pa, g->new_start / lss);
+	fdisk_partition_set_size(pa, g->new_size / lss);
+	rc = fdisk_set_partition(cxt, g->number - 1, pa);
+	if (!rc)
+		rc = fdisk_write_disklabel(cxt);
+	if (rc)
+		snprintf(err, errlen, "libfdisk refused the new layout (%s)",
+			 strerror(-rc));
+out:
+	fdisk_unref_partition(pa);
+	if (fdisk_get_devfd(cxt) >= 0 && fdisk_deassign_device(cxt, 0) && !rc)
+		rc = -EIO;
+	fdisk_unref_context(cxt);
+	return rc;
+}
+
+/* Every partition as @d has it, partition @g->number as planned. */
+static int verify_image(const char *tmp, const struct blkalign_device *d,
+			uint32_t lss, const struct ba_fix_geom *g, char *err,
+			size_t errlen)
+{
+	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_table *tb = NULL;
+	size_t want = 0, seen = 0;
+	int rc = -EINVAL;
+
+	if (!cxt)
+		return -ENOMEM;
+	if (fdisk_save_user_sector_size(cxt, lss, lss) ||
+	    fdisk_assign_device(cxt, tmp, 1) || fdisk_get_partitions(cxt, &tb))
+		goto out;
+	for (size_t i = 1; i < d->nlayers; i++)
+		if (d->layers[i].kind == BLKALIGN_LAYER_PARTITION)
+			want++;
+	for (size_t k = 0; k < fdisk_table_get_nents(tb); k++) {
+		struct fdisk_partition *pa = fdisk_table_get_partition(tb, k);
+		uint64_t s = (uint64_t)fdisk_partition_get_start(pa) * lss;
+		uint64_t z = (uint64_t)fdisk_partition_get_size(pa) * lss;
+		int num = (int)fdisk_partition_get_partno(pa) + 1;
+		bool found = false;
+
+		seen++;
+		for (size_t i = 1; i < d->nlayers; i++) {
+			const struct blkalign_layer *l = &d->layers[i];
+
+			if (l->kind != BLKALIGN_LAYER_PARTITION ||
+			    l->number != num)
+				continue;
+			found = (uint32_t)num == g->number
+					? s == g->new_start && z == g->new_size
+					: s == l->start && z == l->size;
+		}
+		if (!found) {
+			snprintf(err, errlen,
+				 "the new table's partition %d "
+				 "is not as planned",
+				 num);
+			goto out;
+		}
+	}
+	rc = seen == want ? 0 : -EINVAL;
+	if (rc)
+		snprintf(err, errlen,
+			 "the new table has %zu partitions, "
+			 "%zu expected",
+			 seen, want);
+out:
+	fdisk_unref_table(tb);
+	fdisk_unref_context(cxt);
+	return rc;
+}
+
+/* Changed sectors of the regions, merged into runs, with both versions. */
+static int diff(struct ba_journal *j, int dev, int tmp, const struct region *r,
+		size_t n, uint32_t lss)
+{
+	uint8_t *a = malloc(lss), *b = malloc(lss);
+	struct {
+		uint64_t off;
+		uint32_t len;
+	} run[BA_FIX_MAX_PATCHES];
+	uint32_t np = 0;
+	uint64_t total = 0, pos;
+	int rc = 0;
+
+	if (!a || !b) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		for (uint64_t s = 0; s < r[i].len; s += lss) {
+			uint64_t off = r[i].off + s;
+
+			if (pread(dev, a, lss, (off_t)off) != (ssize_t)lss ||
+			    pread(tmp, b, lss, (off_t)off) != (ssize_t)lss) {
+				rc = -EIO;
+				break;
+			}
+			if (!memcmp(a, b, lss))
+				continue;
+			if (np && run[np - 1].off + run[np - 1].len == off &&
+			    run[np - 1].len < 1024 * 1024) {
+				run[np - 1].len += lss;
+			} else if (np < BA_FIX_MAX_PATCHES) {
+				run[np].off = off;
+				run[np++].len = lss;
+			} else {
+				rc = -E2BIG;
+				break;
+			}
+			total += lss;
+		}
+	if (rc)
+		goto out;
+	j->blob = malloc(2 * total + 1);
+	if (!j->blob) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	pos = 0;
+	for (uint32_t i = 0; i < np && !rc; i++) {
+		struct ba_fix_patch *p = &j->patches[i];
+
+		p->off = run[i].off;
+		p->len = run[i].len;
+		p->old = j->blob + pos;
+		p->new = j->blob + pos + p->len;
+		pos += 2ULL * p->len;
+		if (pread(dev, p->old, p->len, (off_t)p->off) !=
+			    (ssize_t)p->len ||
+		    pread(tmp, p->new, p->len, (off_t)p->off) !=
+			    (ssize_t)p->len)
+			rc = -EIO;
+	}
+	j->g.npatches = np;
+out:
+	free(a);
+	free(b);
+	return rc;
+}
+
+/**
+ * ba_fix_table_patches: compute the table change of @j->g into
+ * @j->patches, from the table of @d read through @dev.
+ * Returns 0 or -errno with @err set.
+ */
+int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
+			 struct ba_journal *j, const char *tmpdir, char *err,
+			 size_t errlen)
+{
+	struct region r[MAX_REGIONS];
+	char tmp[4096];
+	size_t n = 0;
+	int rfd, tfd, rc;
+
+	(void)dev;
+	rfd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	rc = regions_of(d, rfd, j->g.lss, r, &n, err, errlen);
+	if (rc)
+		goto out_r;
+	snprintf(tmp, sizeof(tmp), "%s/blkalign-table.XXXXXX", tmpdir);
+	tfd = mkstemp(tmp);
+	if (tfd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create a table image in %s: %s",
+			 tmpdir, strerror(-rc));
+		goto out_r;
+	}
+	if (ftruncate(tfd, (off_t)d->size)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot size a table image in %s: %s",
+			 tmpdir, strerror(-rc));
+		goto out_t;
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = copy_region(rfd, tfd, r[i].off, r[i].len);
+	if (rc) {
+		snprintf(err, errlen, "cannot copy the table: %s",
+			 strerror(-rc));
+		goto out_t;
+	}
+	rc = fdisk_change(tmp, j->g.lss, &j->g, err, errlen);
+	if (!rc)
+		rc = verify_image(tmp, d, j->g.lss, &j->g, err, errlen);
+	if (!rc) {
+		rc = diff(j, rfd, tfd, r, n, j->g.lss);
+		if (rc)
+			snprintf(err, errlen, "cannot compare the tables: %s",
+				 strerror(-rc));
+	}
+out_t:
+	close(tfd);
+	unlink(tmp);
+out_r:
+	close(rfd);
+	return rc;
+}
+
+/**
+ * ba_fix_apply_patches: write the new (or the old) table, and flush.
+ */
+int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
+			 bool new_table)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < j->g.npatches && !rc; i++) {
+		const struct ba_fix_patch *p = &j->patches[i];
+		uint8_t *buf = ba_file_alloc(p->len);
+
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf, new_table ? p->new : p->old, p->len);
+		rc = ba_file_write(dev, buf, p->len, p->off);
+		free(buf);
+	}
+	return rc ? rc : ba_file_flush(dev);
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/**
+ * ba_fix_fs_patch_kind: which "hidden sectors" field @head (the first
+ * bytes of a partition holding @content, starting at byte @start) has,
+ * when it holds exactly the partition's start; BA_FIX_FS_NONE otherwise.
+ */
+uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
+			      uint64_t head_len, uint64_t start)
+{
+	uint16_t bps;
+
+	if (!content || head_len < 512)
+		return BA_FIX_FS_NONE;
+	bps = le16(head + 0x0b);
+	if (bps < 512 || bps > 4096 || (bps & (bps - 1)) || start % bps ||
+	    le32(head + 0x1c) != start / bps)
+		return BA_FIX_FS_NONE;
+	if (!strcmp(content, "ntfs"))
+		return BA_FIX_FS_NTFS;
+	if (!strcmp(content, "vfat"))
+		return le16(head + 0x11) == 0 && le16(head + 0x16) == 0
+			       ? BA_FIX_FS_FAT32
+			       : BA_FIX_FS_FAT;
+	return BA_FIX_FS_NONE;
+}
+
+/**
+ * ba_fix_patch_head: set the hidden-sectors fields of the head @head for a
+ * partition starting at byte @start (primary boot sector, and FAT32's
+ * backup boot sector when it is inside the head).
+ */
+void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
+		       uint64_t start)
+{
+	uint16_t bps;
+
+	if (j->g.fs_patch == BA_FIX_FS_NONE || j->g.head_len < 512)
+		return;
+	bps = le16(head + 0x0b);
+	if (!bps)
+		return;
+	put_le32(head + 0x1c, (uint32_t)(start / bps));
+	if (j->g.fs_patch == BA_FIX_FS_FAT32) {
+		uint64_t bk = (uint64_t)le16(head + 0x32) * bps;
+
+		if (bk && bk + 512 <= j->g.head_len &&
+		    le16(head + bk + 0x0b) == bps)
+			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
+	}
+}
