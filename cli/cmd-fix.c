@@ -435,8 +435,8 @@ int cmd_fix(int argc, char **argv)
 			break;
 		case OPT_STEP:
 			if (cli_parse_size(optarg, &fo.max_step) ||
-			    fo.max_step < 512 || fo.max_step > 1024ULL << 20) {
-				cli_warnx("invalid step '%s' (512 to 1G)",
+			    fo.max_step < 512 || fo.max_step > 256ULL << 20) {
+				cli_warnx("invalid step '%s' (512 to 256M)",
 					  optarg);
 				return BLKALIGN_STATUS_USAGE;
 			}

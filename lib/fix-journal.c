@@ -5,7 +5,7 @@
  *   0        header: magic, geometry, the table patches' places, CRCs
  *   16 KiB   the patches' old and new bytes
  *   head     the partition's first head_len bytes, as they were
- *   rec      two 512-byte record slots, written alternately (seq % 2)
+ *   rec      two record slots, written alternately (seq % 2)
  *   data     batch mode: two slots of one batch each (seq % 2)
  *
  * A record is valid when its CRC (and its batch's CRC) match; the valid
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "fix.h"
 
@@ -50,11 +51,10 @@ _Static_assert(sizeof(struct j_header) <= J_HDR_SIZE, "header fits");
 struct j_record {
 	uint32_t magic;
 	uint32_t crc; /* of the record, this field 0 */
-	uint64_t seq;
-	uint32_t phase;
-	uint32_t data_crc;
-	uint64_t from, to, lo, hi, done, inflight;
+	struct ba_fix_state st;
 };
+
+#define REC_SLOT ((sizeof(struct j_record) + 4095) / 4096 * 4096)
 
 static uint64_t align4k(uint64_t x)
 {
@@ -74,27 +74,24 @@ static void layout(struct ba_journal *j)
 {
 	j->head_off = align4k(J_HDR_SIZE + blob_len(j));
 	j->rec_off = align4k(j->head_off + j->g.head_len);
-	j->data_off[0] = j->rec_off + 4096;
+	j->data_off[0] = j->rec_off + 2 * REC_SLOT;
 	j->data_off[1] = j->data_off[0] + align4k(j->g.step);
 }
 
 static int write_record(struct ba_journal *j)
 {
-	struct j_record r = {0};
+	struct j_record *r = calloc(1, sizeof(*r));
+	int rc;
 
-	r.magic = REC_MAGIC;
-	r.seq = j->st.seq;
-	r.phase = j->st.phase;
-	r.data_crc = j->st.data_crc;
-	r.from = j->st.from;
-	r.to = j->st.to;
-	r.lo = j->st.lo;
-	r.hi = j->st.hi;
-	r.done = j->st.done;
-	r.inflight = j->st.inflight;
-	r.crc = ba_crc32(0, &r, sizeof(r));
-	return ba_file_write(&j->file, &r, sizeof(r),
-			     j->rec_off + 512 * (j->st.seq % 2));
+	if (!r)
+		return -ENOMEM;
+	r->magic = REC_MAGIC;
+	r->st = j->st;
+	r->crc = ba_crc32(0, r, sizeof(*r));
+	rc = ba_file_write(&j->file, r, sizeof(*r),
+			   j->rec_off + REC_SLOT * (j->st.seq % 2));
+	free(r);
+	return rc;
 }
 
 /**
@@ -180,27 +177,32 @@ static bool read_record(struct ba_journal *j, int slot, struct j_record *r)
 {
 	uint32_t crc;
 
-	if (ba_file_read(&j->file, r, sizeof(*r), j->rec_off + 512 * slot))
+	if (ba_file_read(&j->file, r, sizeof(*r), j->rec_off + REC_SLOT * slot))
 		return false;
 	crc = r->crc;
 	r->crc = 0;
 	if (r->magic != REC_MAGIC || ba_crc32(0, r, sizeof(*r)) != crc ||
-	    r->phase < BA_PH_PREPARED || r->phase > BA_PH_RB_FINISH ||
-	    r->seq % 2 != (uint64_t)slot)
+	    r->st.phase < BA_PH_PREPARED || r->st.phase > BA_PH_RB_FINISH ||
+	    r->st.seq % 2 != (uint64_t)slot ||
+	    r->st.nhash > BA_FIX_WINDOW_STEPS || r->st.lo > r->st.hi ||
+	    r->st.done > r->st.hi - r->st.lo || r->st.hi > j->g.len ||
+	    ((r->st.phase == BA_PH_MOVING || r->st.phase == BA_PH_RB_MOVING) &&
+	     !(r->st.from == j->g.old_start && r->st.to == j->g.new_start) &&
+	     !(r->st.from == j->g.new_start && r->st.to == j->g.old_start)))
 		return false;
 	r->crc = crc;
-	if (r->inflight) {
+	if (r->st.inflight) {
 		uint8_t *buf;
 		bool ok;
 
-		if (!j->g.batch || r->inflight > j->g.step)
+		if (!j->g.batch || r->st.inflight > j->g.step)
 			return false;
-		buf = ba_file_alloc(r->inflight);
+		buf = ba_file_alloc(r->st.inflight);
 		if (!buf)
 			return false;
-		ok = !ba_file_read(&j->file, buf, r->inflight,
+		ok = !ba_file_read(&j->file, buf, r->st.inflight,
 				   j->data_off[slot]) &&
-		     ba_crc32(0, buf, r->inflight) == r->data_crc;
+		     XXH3_64bits(buf, r->st.inflight) == r->st.data_hash;
 		free(buf);
 		return ok;
 	}
@@ -215,7 +217,7 @@ static bool read_record(struct ba_journal *j, int slot, struct j_record *r)
 int ba_journal_open(struct ba_journal *j, const char *path)
 {
 	struct j_header *h = NULL;
-	struct j_record r[2];
+	struct j_record *r = NULL;
 	bool ok[2];
 	uint64_t off;
 	uint32_t crc;
@@ -237,8 +239,14 @@ int ba_journal_open(struct ba_journal *j, const char *path)
 	if (memcmp(h->magic, J_MAGIC, 8) || h->version != J_VERSION ||
 	    ba_crc32(0, h, J_HDR_SIZE) != crc ||
 	    h->g.npatches > BA_FIX_MAX_PATCHES ||
-	    h->g.head_len > BA_FIX_HEAD_MAX || h->g.step > 1024 * MIB ||
-	    h->blob_len > 64 * MIB)
+	    h->g.head_len > BA_FIX_HEAD_MAX || h->g.step > BA_FIX_STEP_MAX ||
+	    h->blob_len > 64 * MIB || h->g.lss < 512 || h->g.lss > 65536 ||
+	    !h->g.step || !h->g.number || h->g.len > h->g.old_size ||
+	    h->g.len > h->g.new_size || h->g.head_len > h->g.len ||
+	    h->g.old_start > h->g.disk_size ||
+	    h->g.old_size > h->g.disk_size - h->g.old_start ||
+	    h->g.new_start > h->g.disk_size ||
+	    h->g.new_size > h->g.disk_size - h->g.new_start)
 		goto out;
 	j->g = h->g;
 	j->g.path[sizeof(j->g.path) - 1] = '\0';
@@ -266,29 +274,27 @@ int ba_journal_open(struct ba_journal *j, const char *path)
 	    ba_file_read(&j->file, j->head, j->g.head_len, j->head_off) ||
 	    ba_crc32(0, j->head, j->g.head_len) != h->head_crc)
 		goto out;
+	r = calloc(2, sizeof(*r));
+	if (!r) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	ok[0] = read_record(j, 0, &r[0]);
 	ok[1] = read_record(j, 1, &r[1]);
 	if (!ok[0] && !ok[1])
 		goto out;
 	{
-		struct j_record *b = !ok[0]		   ? &r[1]
-				     : !ok[1]		   ? &r[0]
-				     : r[1].seq > r[0].seq ? &r[1]
-							   : &r[0];
+		struct j_record *b = !ok[0]			 ? &r[1]
+				     : !ok[1]			 ? &r[0]
+				     : r[1].st.seq > r[0].st.seq ? &r[1]
+								 : &r[0];
 
-		j->st.seq = b->seq;
-		j->st.phase = b->phase;
-		j->st.data_crc = b->data_crc;
-		j->st.from = b->from;
-		j->st.to = b->to;
-		j->st.lo = b->lo;
-		j->st.hi = b->hi;
-		j->st.done = b->done;
-		j->st.inflight = b->inflight;
+		j->st = b->st;
 	}
 	rc = 0;
 out:
 	free(h);
+	free(r);
 	if (rc)
 		ba_journal_close(j);
 	return rc;
@@ -304,9 +310,9 @@ int ba_journal_record(struct ba_journal *j, const void *data)
 	int rc = 0;
 
 	j->st.seq++;
-	j->st.data_crc = 0;
+	j->st.data_hash = 0;
 	if (data && j->st.inflight) {
-		j->st.data_crc = ba_crc32(0, data, j->st.inflight);
+		j->st.data_hash = XXH3_64bits(data, j->st.inflight);
 		rc = ba_file_write(&j->file, data, j->st.inflight,
 				   j->data_off[j->st.seq % 2]);
 	} else {

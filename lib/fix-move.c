@@ -9,8 +9,12 @@
  * journal records how much is done; after it the device is flushed.
  *
  * - step mode (the shift is at least BA_FIX_BATCH_BELOW): a step is at most
- *   the shift long, so it does not overwrite its own source either; after
- *   a crash the step in flight is simply done again.
+ *   the shift long, so it does not overwrite its own source either.  The
+ *   steps of a window are read at once, and one journal record holds the
+ *   XXH3-128 of what each step writes; the device is flushed after each
+ *   step.  After a crash, the steps whose destination holds their hash
+ *   are done, and the rest are done again from their sources (intact: a
+ *   step's source is only overwritten by the step after it).
  * - batch mode (smaller shifts): a step (a batch) overlaps its own source,
  *   so the batch's bytes go into the journal first; after a crash the batch
  *   is written again from there.
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <xxhash.h>
 
 #include "fix.h"
 
@@ -114,6 +119,29 @@ static uint64_t step_rel(const struct ba_fix_state *st, uint64_t done,
 	return st->to > st->from ? st->hi - done - len : st->lo + done;
 }
 
+/*
+ * The length of the next piece after @done bytes, at most @max, cut so
+ * that its far end falls on a multiple of @a from the partition start:
+ * the destination's writes stay on its 4 KiB grid (direct I/O that is not
+ * on the backing file system's block grid is slow on loop devices).
+ */
+static uint64_t piece(const struct ba_fix_state *st, uint64_t done,
+		      uint64_t max, uint64_t a)
+{
+	uint64_t left = st->hi - st->lo - done, e;
+
+	if (max >= left)
+		return left;
+	if (st->to > st->from) {
+		uint64_t top = st->hi - done;
+
+		e = (top - max + a - 1) / a * a; /* round up */
+		return e < top ? top - e : max;
+	}
+	e = (st->lo + done + max) / a * a; /* round down */
+	return e > st->lo + done ? e - st->lo - done : max;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -139,6 +167,94 @@ static int redo_batch(struct ba_fix_run *r, uint8_t *buf)
 		r->moved += len;
 	}
 	return rc;
+}
+
+/* The alignment of pieces: 4 KiB when the step is made of them. */
+static uint64_t piece_align(const struct ba_journal *j)
+{
+	return j->g.step % 4096 ? j->g.lss : 4096;
+}
+
+/* The bytes of a step window: whole steps, at most BA_FIX_WINDOW_STEPS. */
+static uint64_t window_of(const struct ba_journal *j)
+{
+	uint64_t step = j->g.step, n;
+
+	if (j->g.batch)
+		return step;
+	n = BA_FIX_WINDOW / step;
+	if (n > BA_FIX_WINDOW_STEPS)
+		n = BA_FIX_WINDOW_STEPS;
+	return (n ? n : 1) * step;
+}
+
+static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
+{
+	XXH128_hash_t h = XXH3_128bits(buf, (size_t)len);
+
+	return (struct ba_fix_hash){h.low64, h.high64};
+}
+
+/**
+ * ba_fix_settle: step mode after a crash: count the steps of the window
+ * in flight whose destination holds what they write, up to the first
+ * that does not; the move goes on from there.
+ */
+int ba_fix_settle(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t a = piece_align(j), wend = st->done + st->win;
+	uint8_t *buf;
+	int rc = 0;
+
+	if (!st->nhash)
+		return 0;
+	buf = ba_file_alloc(j->g.step);
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < st->nhash && st->done < wend; i++) {
+		uint64_t w = piece(st, st->done, j->g.step, a), rel;
+		struct ba_fix_hash h;
+
+		if (w > wend - st->done)
+			w = wend - st->done;
+		rel = step_rel(st, st->done, w);
+		rc = ba_file_read(r->dev, buf, (size_t)w, st->to + rel);
+		if (rc)
+			break;
+		h = hash_of(buf, w);
+		if (h.lo != st->hash[i].lo || h.hi != st->hash[i].hi)
+			break;
+		st->done += w;
+		r->moved += w;
+	}
+	free(buf);
+	st->nhash = 0;
+	st->win = 0;
+	return rc;
+}
+
+/* Step mode: the hash of each step of the window in @buf, into st. */
+static void hash_window(struct ba_fix_run *r, uint8_t *buf, uint64_t wrel,
+			uint64_t wl)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t a = piece_align(j), d = st->done, wend = st->done + wl;
+
+	/* what is written: the head as zeros */
+	if (wrel < j->g.head_len)
+		memset(buf, 0, (size_t)min64(wl, j->g.head_len - wrel));
+	st->nhash = 0;
+	st->win = wl;
+	while (d < wend && st->nhash < BA_FIX_WINDOW_STEPS) {
+		uint64_t w = min64(piece(st, d, j->g.step, a), wend - d);
+		uint64_t rel = step_rel(st, d, w);
+
+		st->hash[st->nhash++] = hash_of(buf + (rel - wrel), w);
+		d += w;
+	}
 }
 
 /**
@@ -167,22 +283,21 @@ int ba_fix_move(struct ba_fix_run *r, uint32_t next)
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
 	uint64_t total = st->hi - st->lo, step = j->g.step;
+	uint64_t win = window_of(j), a = piece_align(j);
 	struct reader rd = {.r = r};
 	uint8_t *buf[2];
 	double t0 = now();
 	int rc = 0, k = 0;
 
-	buf[0] = ba_file_alloc(step);
-	buf[1] = ba_file_alloc(step);
+	buf[0] = ba_file_alloc(win);
+	buf[1] = ba_file_alloc(win);
 	if (!buf[0] || !buf[1]) {
 		rc = -ENOMEM;
 		goto out_free;
 	}
-	if (st->inflight) {
-		rc = redo_batch(r, buf[0]);
-		if (rc)
-			goto out_free;
-	}
+	rc = st->inflight ? redo_batch(r, buf[0]) : ba_fix_settle(r);
+	if (rc)
+		goto out_free;
 	pthread_mutex_init(&rd.lock, NULL);
 	pthread_cond_init(&rd.cond, NULL);
 	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
@@ -190,49 +305,62 @@ int ba_fix_move(struct ba_fix_run *r, uint32_t next)
 		goto out_sync;
 	}
 	if (st->done < total) {
-		uint64_t w = min64(step, total - st->done);
+		uint64_t w = piece(st, st->done, win, a);
 
 		reader_start(&rd, buf[0], step_rel(st, st->done, w), w);
 	}
-	while (st->done < total) {
-		uint64_t w = min64(step, total - st->done);
-		uint64_t rel = step_rel(st, st->done, w);
-		uint64_t nd = st->done + w;
+	while (!rc && st->done < total) {
+		uint64_t wl = piece(st, st->done, win, a);
+		uint64_t wrel = step_rel(st, st->done, wl);
+		uint64_t wend = st->done + wl;
 
 		rc = reader_wait(&rd);
 		if (rc)
 			break;
-		st->inflight = j->g.batch ? w : 0;
-		rc = ba_journal_record(j, j->g.batch ? buf[k] : NULL);
-		if (rc)
-			break;
-		if (nd < total) {
-			uint64_t w2 = min64(step, total - nd);
+		if (wend < total) {
+			uint64_t w2 = piece(st, wend, win, a);
 
-			reader_start(&rd, buf[k ^ 1], step_rel(st, nd, w2), w2);
+			reader_start(&rd, buf[k ^ 1], step_rel(st, wend, w2),
+				     w2);
 		}
-		rc = write_dst(r, buf[k], rel, w);
-		if (!rc)
-			rc = ba_file_flush(r->dev);
-		if (rc) {
-			reader_wait(&rd);
-			break;
-		}
-		st->done = nd;
-		st->inflight = 0;
-		r->moved += w;
-		r->steps++;
-		k ^= 1;
-		if (r->opts->progress)
-			r->opts->progress(r->opts->progress_data, r->moved,
-					  r->total);
-		if (r->opts->stop && *r->opts->stop && st->done < total) {
-			reader_wait(&rd);
+		if (!j->g.batch) {
+			hash_window(r, buf[k], wrel, wl);
 			rc = ba_journal_record(j, NULL);
-			rc = rc ? rc : -EINTR;
-			break;
 		}
+		while (!rc && st->done < wend) {
+			uint64_t w = min64(piece(st, st->done, step, a),
+					   wend - st->done);
+			uint64_t rel = step_rel(st, st->done, w);
+			uint8_t *b = buf[k] + (rel - wrel);
+
+			if (j->g.batch) {
+				st->inflight = w;
+				rc = ba_journal_record(j, b);
+			}
+			if (!rc)
+				rc = write_dst(r, b, rel, w);
+			if (!rc)
+				rc = ba_file_flush(r->dev);
+			if (rc)
+				break;
+			st->done += w;
+			st->inflight = 0;
+			r->moved += w;
+			r->steps++;
+			if (r->opts->progress)
+				r->opts->progress(r->opts->progress_data,
+						  r->moved, r->total);
+			if (r->opts->stop && *r->opts->stop &&
+			    st->done < total) {
+				st->nhash = 0;
+				st->win = 0;
+				rc = ba_journal_record(j, NULL);
+				rc = rc ? rc : -EINTR;
+			}
+		}
+		k ^= 1;
 	}
+	reader_wait(&rd);
 	pthread_mutex_lock(&rd.lock);
 	rd.quit = true;
 	pthread_cond_broadcast(&rd.cond);
@@ -244,6 +372,8 @@ out_sync:
 	if (!rc) {
 		st->phase = next;
 		st->inflight = 0;
+		st->nhash = 0;
+		st->win = 0;
 		rc = ba_journal_record(j, NULL);
 	}
 	r->seconds += now() - t0;

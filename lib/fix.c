@@ -238,6 +238,12 @@ static int start_rollback(struct ba_fix_run *r)
 
 			if (rc)
 				return rc;
+		} else if (st->nhash) {
+			/* which steps of the window in flight landed */
+			int rc = ba_fix_settle(r);
+
+			if (rc)
+				return rc;
 		}
 		if (st->to > st->from) {
 			lo = st->hi - st->done;
@@ -386,6 +392,9 @@ static int make_geom(const struct blkalign_device *d,
 {
 	uint32_t lss = (uint32_t)d->topology.logical_sector_size.value;
 	uint64_t shift, step = o->max_step ? o->max_step : DEFAULT_STEP;
+
+	if (step > BA_FIX_STEP_MAX)
+		step = BA_FIX_STEP_MAX;
 	const char *c = pp->content;
 
 	if (pp->action == BLKALIGN_PLAN_IMPOSSIBLE)
@@ -436,11 +445,13 @@ static int make_geom(const struct blkalign_device *d,
 	g->head_len = g->len < BA_FIX_HEAD_MAX ? g->len : BA_FIX_HEAD_MAX;
 	shift = pp->new_start > pp->old_start ? pp->new_start - pp->old_start
 					      : pp->old_start - pp->new_start;
-	step = step / lss * lss;
-	if (step < lss)
-		step = lss;
 	g->batch = shift && shift < BA_FIX_BATCH_BELOW;
-	g->step = g->batch || shift > step ? step : shift;
+	if (!g->batch && shift < step)
+		step = shift;
+	/* whole 4 KiB pieces when it can: see piece() in fix-move.c */
+	step = step >= 4096 && lss <= 4096 ? step / 4096 * 4096
+					   : step / lss * lss;
+	g->step = step < lss ? lss : step;
 	snprintf(g->path, sizeof(g->path), "%s", d->path);
 	return 0;
 }

@@ -43,6 +43,9 @@ void *ba_file_alloc(size_t len);
 uint64_t ba_fix_writes(void);
 uint64_t ba_fix_flushes(void);
 
+/* Step mode: at most this many steps per window (one journal record). */
+#define BA_FIX_WINDOW_STEPS 256
+
 /* Journal phases (docs/fix.md, "The journal"). */
 enum ba_fix_phase {
 	BA_PH_PREPARED = 1, /* journal written, disk untouched */
@@ -62,6 +65,7 @@ struct ba_fix_patch {
 
 #define BA_FIX_MAX_PATCHES 512
 #define BA_FIX_HEAD_MAX	   MIB
+#define BA_FIX_STEP_MAX	   (256 * MIB)
 
 /* What the journal's header fixes for the whole fix of one partition. */
 struct ba_fix_geom {
@@ -84,11 +88,18 @@ enum { BA_FIX_FS_NONE = 0, BA_FIX_FS_FAT, BA_FIX_FS_FAT32, BA_FIX_FS_NTFS };
 struct ba_fix_state {
 	uint64_t seq;
 	uint32_t phase;
-	uint64_t from, to; /* absolute bases of the move in flight */
-	uint64_t lo, hi;   /* partition-relative bytes it covers */
-	uint64_t done;	   /* bytes moved, in processing order */
-	uint64_t inflight; /* batch mode: bytes of the batch in the journal */
-	uint32_t data_crc;
+	uint64_t from, to;  /* absolute bases of the move in flight */
+	uint64_t lo, hi;    /* partition-relative bytes it covers */
+	uint64_t done;	    /* bytes moved, in processing order */
+	uint64_t inflight;  /* batch mode: bytes of the batch in the journal */
+	uint64_t data_hash; /* batch mode: XXH3-64 of those bytes */
+	/* step mode: a window of steps in flight from done, win bytes long,
+	 * with the XXH3-128 of what each of its steps writes */
+	uint64_t win;
+	uint32_t nhash;
+	struct ba_fix_hash {
+		uint64_t lo, hi;
+	} hash[BA_FIX_WINDOW_STEPS];
 };
 
 struct ba_journal {
@@ -130,8 +141,11 @@ struct ba_fix_run {
 
 /* Shifts below this move in batch mode (the batch's bytes journalled). */
 #define BA_FIX_BATCH_BELOW (256 * KIB)
+/* Step mode reads this many bytes of steps at once. */
+#define BA_FIX_WINDOW (16 * MIB)
 
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);
+int ba_fix_settle(struct ba_fix_run *r);
 
 #endif /* BLKALIGN_FIX_H */
