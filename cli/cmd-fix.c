@@ -160,6 +160,8 @@ static void print_text(const struct outcome *o, uint64_t lss)
 {
 	const struct blkalign_fix_result *r = &o->res;
 
+	if (!r->number)
+		return; /* a journal that could not be used: said on stderr */
 	printf("partition %d: %s", r->number, o->action);
 	if (r->old_size)
 		printf(": start %" PRIu64 " -> %" PRIu64 ", size %" PRIu64
@@ -175,7 +177,7 @@ static void print_text(const struct outcome *o, uint64_t lss)
 		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds /
 						1048576.0
 				      : 0.0);
-	if (r->message[0])
+	if (r->message[0] && (!o->rc || o->rc == -EALREADY))
 		printf("  %s\n", r->message);
 }
 
@@ -526,14 +528,19 @@ int cmd_fix(int argc, char **argv)
 			printf("dry run: nothing written; 'blkalign fix --yes "
 			       "%s' does it (journal: %s)\n",
 			       target, fo.journal);
-		if (!nout)
+		if (!nout && !(status & BLKALIGN_STATUS_FAILED))
 			printf("nothing to do\n");
 	}
-	for (size_t i = 0; i < nout; i++)
-		if (out[i].rc && out[i].rc != -EALREADY &&
-		    out[i].res.message[0])
-			cli_warnx("partition %d: %s", out[i].res.number,
-				  out[i].res.message);
+	for (size_t i = 0; i < nout; i++) {
+		const struct blkalign_fix_result *r = &out[i].res;
+
+		if (!out[i].rc || out[i].rc == -EALREADY || !r->message[0])
+			continue;
+		if (r->number)
+			cli_warnx("partition %d: %s", r->number, r->message);
+		else
+			cli_warnx("%s", r->message);
+	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;
 	return status;

@@ -231,6 +231,8 @@ int ba_journal_open(struct ba_journal *j, const char *path)
 	if (!h)
 		return -ENOMEM;
 	rc = ba_file_read(&j->file, h, J_HDR_SIZE, 0);
+	if (rc == -EIO && j->file.size < J_HDR_SIZE)
+		rc = -EBADMSG; /* shorter than a header: not a journal */
 	if (rc)
 		goto out;
 	crc = h->crc;

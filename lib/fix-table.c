@@ -100,17 +100,36 @@ static int copy_region(int from, int to, uint64_t off, uint64_t len)
 	return 0;
 }
 
+static int set_range(struct fdisk_context *cxt, size_t partno, uint64_t start,
+		     uint64_t size)
+{
+	struct fdisk_partition *pa = fdisk_new_partition();
+	int rc;
+
+	if (!pa)
+		return -ENOMEM;
+	fdisk_partition_set_start(pa, start);
+	fdisk_partition_set_size(pa, size);
+	rc = fdisk_set_partition(cxt, partno, pa);
+	fdisk_unref_partition(pa);
+	return rc;
+}
+
 /* Let libfdisk move partition @number in the table image @tmp. */
 static int fdisk_change(const char *tmp, uint32_t lss,
 			const struct ba_fix_geom *g, char *err, size_t errlen)
 {
 	struct fdisk_context *cxt = fdisk_new_context();
-	struct fdisk_partition *pa = NULL;
 	int rc;
 
 	if (!cxt)
 		return -ENOMEM;
+	/* A grain of one sector: libfdisk then sees the free space right
+	 * after the partition, and lets it grow into it (its own 1 MiB
+	 * grain starts the free space later, and refuses). */
 	rc = fdisk_save_user_sector_size(cxt, lss, lss);
+	if (!rc)
+		rc = fdisk_save_user_grain(cxt, lss);
 	if (!rc)
 		rc = fdisk_assign_device(cxt, tmp, 0);
 	if (rc || !fdisk_has_label(cxt)) {
@@ -118,21 +137,29 @@ static int fdisk_change(const char *tmp, uint32_t lss,
 		rc = rc ? rc : -EINVAL;
 		goto out;
 	}
-	pa = fdisk_new_partition();
-	if (!pa) {
-		rc = -ENOMEM;
-		goto out;
+	/*
+	 * libfdisk moves a start only inside the partition or into free
+	 * space it recognises: first stretch the partition over the old
+	 * and the new place, then cut it to the new one.
+	 */
+	{
+		uint64_t lo = g->old_start < g->new_start ? g->old_start
+							  : g->new_start;
+		uint64_t oe = g->old_start + g->old_size;
+		uint64_t ne = g->new_start + g->new_size;
+		uint64_t hi = oe > ne ? oe : ne;
+
+		rc = set_range(cxt, g->number - 1, lo / lss, (hi - lo) / lss);
+		if (!rc)
+			rc = set_range(cxt, g->number - 1, g->new_start / lss,
+				       g->new_size / lss);
 	}
-	fdisk_partition_set_start(pa, g->new_start / lss);
-	fdisk_partition_set_size(pa, g->new_size / lss);
-	rc = fdisk_set_partition(cxt, g->number - 1, pa);
 	if (!rc)
 		rc = fdisk_write_disklabel(cxt);
 	if (rc)
 		snprintf(err, errlen, "libfdisk refused the new layout (%s)",
 			 strerror(-rc));
 out:
-	fdisk_unref_partition(pa);
 	if (fdisk_get_devfd(cxt) >= 0 && fdisk_deassign_device(cxt, 0) && !rc)
 		rc = -EIO;
 	fdisk_unref_context(cxt);

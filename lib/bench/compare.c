@@ -172,6 +172,7 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 {
 	const struct blkalign_bench_side *a, *b;
 	char ra[32], rb[32], same[256], req[256] = "", model[256] = "";
+	char fix[192] = "";
 	const char *what;
 
 	if (!c || !buf)
@@ -241,12 +242,20 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 					    : ", but the request counts do "
 					      "not")
 				 : "");
+	if (c->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE &&
+	    a->soft_block_size && a->soft_block_size < b->soft_block_size)
+		snprintf(fix, sizeof(fix),
+			 "; the partition's size is not a multiple of %u "
+			 "bytes: resized to %llu bytes (the window's size) it "
+			 "would get the window's soft block size",
+			 b->soft_block_size,
+			 (unsigned long long)b->device_size);
 	if (c->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE)
 		return snprintf(
 			buf, len,
-			"%s; soft block sizes %u (%s) and %u (%s)%s%s%s", same,
-			a->soft_block_size, a->label, b->soft_block_size,
-			b->label, req, model,
+			"%s; soft block sizes %u (%s) and %u (%s)%s%s%s%s",
+			same, a->soft_block_size, a->label, b->soft_block_size,
+			b->label, req, model, fix,
 			c->write ? ""
 				 : " (reads do not depend on the soft "
 				   "block size: try --write)");
@@ -847,6 +856,7 @@ static int engine_test(const char *path, const struct blkalign_bench_opts *o,
 			goto out;
 		}
 	}
+	c->queue_depth = s[0].e.depth; /* psync: 1, whatever was asked */
 	t0 = ba_now_ns();
 	for (uint32_t r = 0; r < c->rounds_planned && !rc; r++) {
 		uint64_t ns[2] = {0, 0};

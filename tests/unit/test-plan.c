@@ -98,6 +98,7 @@ struct one_row {
 	uint64_t new_start, new_size;
 	bool grows;
 	uint64_t room;			/* impossible NO_ROOM only */
+	bool left;			/* moved down: no room after it */
 };
 
 #define G512E { .pss = 4096, .min_io = 4096, .page = 4096 }
@@ -105,6 +106,35 @@ struct one_row {
 #define G512E_AO { .ao = 3584, .pss = 4096, .min_io = 4096, .page = 4096 }
 
 static const struct one_row one_rows[] = {
+	{
+		/* 512e, 2048 sectors at 2111 (off 4 KiB), used whole, the
+		 * next partition at its end 4159.  Right: new start 4096,
+		 * end 4159 -> grain 4096: nothing; 63 sectors -> 7 pages
+		 * < used; grow: 4096 + 2048 = 6144 > 4159: no room.  Left:
+		 * grain point below 2111 is 2048 >= low 2048 (the previous
+		 * partition's end): end 4159 -> grain 4096: 2048 sectors
+		 * = used, a multiple of 8: move left. */
+		"left-when-no-room-right", G512E,
+		{ S(2111), S(2048), S(2048), S(4159), 0, S(2048) },
+		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(2048), S(2048), false, 0,
+		true,
+	},
+	{
+		/* the same, the previous partition ending at 2100: 2048 is
+		 * below it: impossible; room from the right's new start
+		 * 4096: 63 sectors -> 7 pages = 28672 */
+		"left-blocked-by-previous", G512E,
+		{ S(2111), S(2048), S(2048), S(4159), 0, S(2100) },
+		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
+		false, 28672,
+	},
+	{
+		/* low 0: a logical partition never moves left */
+		"left-never-logical", G512E,
+		{ S(2111), S(2048), S(2048), S(4159), 0, 0 },
+		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
+		false, 28672,
+	},
 	{
 		"aligned", G512E, { S(2048), S(2048), S(2048), FAR },
 		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, S(2048), S(2048),
@@ -237,8 +267,13 @@ static void test_one(void **state)
 		assert_true(res.new_start + res.new_size <= r->in.limit ||
 			    res.new_start + res.new_size <=
 				    r->in.start + r->in.size);
-		assert_true(res.new_start >= r->in.start);
+		if (r->left)
+			assert_true(res.new_start >= r->in.low &&
+				    res.new_start < r->in.start);
+		else
+			assert_true(res.new_start >= r->in.start);
 	}
+	assert_int_equal(res.left, r->left);
 }
 
 /* ------------------------------------------------------------------ */

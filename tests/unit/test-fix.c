@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-fix.c - the pieces of `blkalign fix` that need no disk: the
+ * journal file (round trip, the newest valid record wins, a torn record
+ * falls back to the other slot, damage is refused), the mover on a
+ * regular file (both directions, step and batch mode, steps that do not
+ * divide the length, the head hidden at the destination) and the FAT
+ * "hidden sectors" patch.  Crashes are tested in tests/ts/fix.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* table.h (system and cmocka headers) before banned.h via blkalignP.h */
+#include "table.h"
+
+#include "fix.h"
+
+static char dir[] = "/tmp/test-fix.XXXXXX";
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* A journal for a made-up geometry: two patches, a head of 4 KiB. */
+static void make_journal(struct ba_journal *j, uint8_t *blob)
+{
+	memset(j, 0, sizeof(*j));
+	j->g.disk_size = 64 * MIB;
+	j->g.lss = 512;
+	j->g.number = 1;
+	j->g.old_start = 63 * 512;
+	j->g.old_size = 8 * MIB;
+	j->g.new_start = MIB;
+	j->g.new_size = 8 * MIB;
+	j->g.len = 8 * MIB;
+	j->g.head_len = 4096;
+	j->g.step = 1016320 / 4096 * 4096;
+	j->g.npatches = 2;
+	for (int i = 0; i < 4 * 512; i++)
+		blob[i] = (uint8_t)(i * 7 + 1);
+	j->patches[0] = (struct ba_fix_patch){0, 512, blob, blob + 512};
+	j->patches[1] =
+		(struct ba_fix_patch){32256, 512, blob + 1024, blob + 1536};
+	j->head = ba_file_alloc(4096);
+	assert_non_null(j->head);
+	memset(j->head, 0xab, 4096);
+	j->st.phase = BA_PH_PREPARED;
+}
+
+static void test_journal_round_trip(void **state)
+{
+	struct ba_journal j, r;
+	uint8_t blob[2048];
+	char p[256];
+
+	(void)state;
+	path_in(p, sizeof(p), "rt.journal");
+	unlink(p);
+	make_journal(&j, blob);
+	assert_int_equal(ba_journal_create(&j, p), 0);
+	assert_int_equal(ba_journal_create(&j, p), -EEXIST);
+	j.st.phase = BA_PH_MOVING;
+	j.st.from = j.g.old_start;
+	j.st.to = j.g.new_start;
+	j.st.hi = j.g.len;
+	j.st.done = 3 * j.g.step;
+	assert_int_equal(ba_journal_record(&j, NULL), 0);
+	assert_int_equal(ba_journal_open(&r, p), 0);
+	assert_int_equal(r.st.phase, BA_PH_MOVING);
+	assert_int_equal(r.st.done, 3 * j.g.step);
+	assert_int_equal(r.st.seq, j.st.seq);
+	assert_int_equal(r.g.new_start, MIB);
+	assert_int_equal(r.g.npatches, 2);
+	assert_int_equal(r.patches[1].off, 32256);
+	assert_memory_equal(r.patches[1].new, blob + 1536, 512);
+	assert_memory_equal(r.head, j.head, 4096);
+	ba_journal_close(&r);
+
+	/* the newest slot torn: the other one (the prepared record) wins */
+	{
+		int fd = open(p, O_WRONLY);
+		uint8_t junk[64];
+
+		memset(junk, 0x5a, sizeof(junk));
+		assert_true(fd >= 0);
+		assert_int_equal(
+			pwrite(fd, junk, sizeof(junk),
+			       (off_t)(j.rec_off + 8192 * (j.st.seq % 2) + 16)),
+			(ssize_t)sizeof(junk));
+		close(fd);
+	}
+	assert_int_equal(ba_journal_open(&r, p), 0);
+	assert_int_equal(r.st.phase, BA_PH_PREPARED);
+	ba_journal_close(&r);
+
+	/* a damaged header is refused, never half-trusted */
+	{
+		int fd = open(p, O_WRONLY);
+
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, "X", 1, 100), 1);
+		close(fd);
+	}
+	assert_int_equal(ba_journal_open(&r, p), -EBADMSG);
+	ba_journal_close(&j);
+	unlink(p);
+}
+
+struct move_row {
+	const char *name;
+	uint64_t from, to, len, step, head;
+	bool batch;
+};
+
+/* Offsets in bytes on a 16 MiB file; len bytes move from `from` to `to`. */
+static const struct move_row move_rows[] = {
+	/* 63 -> 2048: shift 1016320, 4 KiB pieces of 1015808 */
+	{"right-step", 63 * 512, MIB, 5 * MIB + 512, 1015808, 4096, false},
+	/* a step smaller than the shift, not dividing the length */
+	{"right-step-small", 63 * 512, MIB, 3 * MIB, 12288, 65536, false},
+	/* 2047 -> 2048: shift 512, batches of 1 MiB */
+	{"right-batch", 2047 * 512, MIB, 3 * MIB + 1536, MIB, 4096, true},
+	/* left by 680448 bytes (30001 -> 28672 sectors, scaled down) */
+	{"left-step", 2 * MIB + 680448, 2 * MIB, 4 * MIB, 679936, 4096, false},
+	{"left-batch", 2 * MIB + 4096, 2 * MIB, 2 * MIB, 262144, 8192, true},
+	/* no overlap at all */
+	{"far", 0, 8 * MIB, 2 * MIB, MIB, 4096, false},
+};
+
+static void fill(uint8_t *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+static void test_move(void **state)
+{
+	const struct move_row *m = *state;
+	const size_t disk = 16 * MIB;
+	struct blkalign_fix_opts o = {0};
+	struct ba_fix_run r = {0};
+	struct ba_journal j;
+	struct ba_file dev;
+	uint8_t *orig = malloc(disk), *after = malloc(disk);
+	char dp[256], jp[256];
+	int fd;
+
+	assert_non_null(orig);
+	assert_non_null(after);
+	fill(orig, disk, 42);
+	path_in(dp, sizeof(dp), "disk");
+	path_in(jp, sizeof(jp), "move.journal");
+	unlink(jp);
+	fd = open(dp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, orig, disk), (ssize_t)disk);
+	close(fd);
+	assert_int_equal(ba_file_open(&dev, dp, O_RDWR, false), 0);
+
+	memset(&j, 0, sizeof(j));
+	j.g.disk_size = disk;
+	j.g.lss = 512;
+	j.g.number = 1;
+	j.g.old_start = m->from;
+	j.g.new_start = m->to;
+	j.g.old_size = j.g.new_size = j.g.len = m->len;
+	j.g.head_len = m->head;
+	j.g.step = m->step;
+	j.g.batch = m->batch;
+	j.head = ba_file_alloc(m->head);
+	assert_non_null(j.head);
+	memcpy(j.head, orig + m->from, m->head);
+	j.st.phase = BA_PH_MOVING;
+	j.st.from = m->from;
+	j.st.to = m->to;
+	j.st.lo = 0;
+	j.st.hi = m->len;
+	assert_int_equal(ba_journal_create(&j, jp), 0);
+	r.dev = &dev;
+	r.j = &j;
+	r.opts = &o;
+	r.total = m->len;
+	assert_int_equal(ba_fix_move(&r, BA_PH_FINISH), 0);
+	assert_int_equal(j.st.phase, BA_PH_FINISH);
+	assert_int_equal(r.moved, m->len);
+	ba_file_close(&dev);
+
+	fd = open(dp, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, after, disk), (ssize_t)disk);
+	close(fd);
+	/* the head is zero at the destination, the rest is the source's */
+	for (uint64_t i = 0; i < m->head; i++)
+		if (after[m->to + i])
+			fail_msg("%s: head byte %llu not hidden", m->name,
+				 (unsigned long long)i);
+	assert_memory_equal(after + m->to + m->head, orig + m->from + m->head,
+			    m->len - m->head);
+	/* nothing outside both ranges changed */
+	for (uint64_t i = 0; i < disk; i++) {
+		bool in = (i >= m->from && i < m->from + m->len) ||
+			  (i >= m->to && i < m->to + m->len);
+
+		if (!in && after[i] != orig[i])
+			fail_msg("%s: byte %llu outside the move changed",
+				 m->name, (unsigned long long)i);
+	}
+	ba_journal_close(&j);
+	unlink(jp);
+	unlink(dp);
+	free(orig);
+	free(after);
+}
+
+struct fat_row {
+	const char *name;
+	const char *content;
+	uint16_t root_entries, fat16_sectors;
+	uint32_t hidden;
+	uint32_t want_kind;
+};
+
+static const struct fat_row fat_rows[] = {
+	{"fat16", "vfat", 512, 32, 63, BA_FIX_FS_FAT},
+	{"fat32", "vfat", 0, 0, 63, BA_FIX_FS_FAT32},
+	{"ntfs", "ntfs", 0, 0, 63, BA_FIX_FS_NTFS},
+	/* hidden sectors not the partition's start: left alone */
+	{"fat-hidden-0", "vfat", 512, 32, 0, BA_FIX_FS_NONE},
+	{"ext4", "ext4", 0, 0, 63, BA_FIX_FS_NONE},
+};
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void test_fat(void **state)
+{
+	const struct fat_row *f = *state;
+	struct ba_journal j;
+	uint8_t head[8192] = {0};
+
+	put16(head + 0x0b, 512);
+	put16(head + 0x11, f->root_entries);
+	put16(head + 0x16, f->fat16_sectors);
+	put32(head + 0x1c, f->hidden);
+	put16(head + 0x32, 6); /* FAT32: backup boot sector at 6 */
+	memcpy(head + 6 * 512, head, 512);
+	assert_int_equal(
+		ba_fix_fs_patch_kind(f->content, head, sizeof(head), 63 * 512),
+		f->want_kind);
+	memset(&j, 0, sizeof(j));
+	j.g.fs_patch = f->want_kind;
+	j.g.head_len = sizeof(head);
+	ba_fix_patch_head(&j, head, 2048 * 512);
+	assert_int_equal(get32(head + 0x1c), f->want_kind ? 2048 : f->hidden);
+	assert_int_equal(get32(head + 6 * 512 + 0x1c),
+			 f->want_kind == BA_FIX_FS_FAT32 ? 2048 : f->hidden);
+}
+
+int main(void)
+{
+	const struct CMUnitTest journal[] = {
+		cmocka_unit_test(test_journal_round_trip),
+	};
+	int failed;
+
+	if (!mkdtemp(dir))
+		return 1;
+	failed = cmocka_run_group_tests(journal, NULL, NULL);
+	failed += RUN_TABLE(test_move, move_rows);
+	failed += RUN_TABLE(test_fat, fat_rows);
+	rmdir(dir);
+	return failed;
+}
