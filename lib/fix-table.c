@@ -351,6 +351,40 @@ out_r:
 }
 
 /**
+ * ba_fix_save_old_table: the table of @path as an sfdisk script in
+ * @out (for people: `sfdisk DEVICE < FILE` puts the layout back; the
+ * journal's own copy of the sectors is what --rollback uses).
+ */
+int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out)
+{
+	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_script *dp = NULL;
+	FILE *f = NULL;
+	int rc;
+
+	if (!cxt)
+		return -ENOMEM;
+	rc = fdisk_save_user_sector_size(cxt, lss, lss);
+	if (!rc)
+		rc = fdisk_assign_device(cxt, path, 1);
+	if (!rc) {
+		dp = fdisk_new_script(cxt);
+		rc = dp ? fdisk_script_read_context(dp, NULL) : -ENOMEM;
+	}
+	if (!rc) {
+		f = fopen(out, "we");
+		rc = f ? fdisk_script_write_file(dp, f) : -errno;
+	}
+	if (f && (fflush(f) || fsync(fileno(f))) && !rc)
+		rc = -errno;
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	fdisk_unref_script(dp);
+	fdisk_unref_context(cxt);
+	return rc;
+}
+
+/**
  * ba_fix_apply_patches: write the new (or the old) table, and flush.
  */
 int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,

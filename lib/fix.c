@@ -536,6 +536,17 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 				  res->message, sizeof(res->message));
 	if (rc)
 		goto out_dev;
+	{
+		char old[4096];
+
+		snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
+		rc = ba_fix_save_old_table(d->path, j->g.lss, old);
+		if (rc) {
+			fail(res, rc, "cannot save the old table to '%s': %s",
+			     old, strerror(-rc));
+			goto out_dev;
+		}
+	}
 	j->st.phase = BA_PH_PREPARED;
 	rc = ba_journal_create(j, o->journal);
 	if (rc) {

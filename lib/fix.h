@@ -122,6 +122,7 @@ void ba_journal_close(struct ba_journal *j);
 int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
 			 struct ba_journal *j, const char *tmpdir, char *err,
 			 size_t errlen);
+int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out);
 int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 			 bool new_table);
 uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
