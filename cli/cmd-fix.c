@@ -156,9 +156,10 @@ struct outcome {
 	int rc;
 };
 
-static void print_text(const struct outcome *o, uint64_t lss)
+static void print_text(const struct outcome *o)
 {
 	const struct blkalign_fix_result *r = &o->res;
+	uint64_t lss = r->sector_size ? r->sector_size : 512;
 
 	if (!r->number)
 		return; /* a journal that could not be used: said on stderr */
@@ -374,6 +375,8 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 			o->res.old_size = pp->old_size;
 			o->res.new_start = pp->new_start;
 			o->res.new_size = pp->new_size;
+			o->res.sector_size = (uint32_t)plan->device->topology
+						     .logical_sector_size.value;
 		}
 		release(&plan, &rep, &ctx);
 		if (status >= 128 || (status & BLKALIGN_STATUS_FAILED))
@@ -523,7 +526,7 @@ int cmd_fix(int argc, char **argv)
 			   !yes && !resume && !rollback, status);
 	} else {
 		for (size_t i = 0; i < nout; i++)
-			print_text(&out[i], 512);
+			print_text(&out[i]);
 		if (!yes && !resume && !rollback && (status & 1))
 			printf("dry run: nothing written; 'blkalign fix --yes "
 			       "%s' does it (journal: %s)\n",

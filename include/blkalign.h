@@ -496,6 +496,7 @@ struct blkalign_fix_opts {
 struct blkalign_fix_result {
 	int number;
 	uint64_t old_start, old_size, new_start, new_size;	/* bytes */
+	uint32_t sector_size;		/* the disk's logical sector size */
 	uint64_t bytes_copied;
 	bool batch;			/* small shift: batches via the journal */
 	bool rolled_back;		/* --rollback: the old layout is back */

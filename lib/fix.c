@@ -342,6 +342,7 @@ static void fill_result(struct blkalign_fix_result *res,
 			const struct ba_fix_geom *g, const struct ba_fix_run *r)
 {
 	res->number = (int)g->number;
+	res->sector_size = g->lss;
 	res->old_start = g->old_start;
 	res->old_size = g->old_size;
 	res->new_start = g->new_start;
