@@ -243,7 +243,8 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 					      "not")
 				 : "");
 	if (c->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE &&
-	    a->soft_block_size && a->soft_block_size < b->soft_block_size)
+	    a->soft_block_size && a->soft_block_size < b->soft_block_size &&
+	    b->device_size)
 		snprintf(fix, sizeof(fix),
 			 "; the partition's size is not a multiple of %u "
 			 "bytes: resized to %llu bytes (the window's size) it "

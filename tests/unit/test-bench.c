@@ -621,6 +621,11 @@ static void test_compare_text(void **state)
 	assert_non_null(strstr(buf, "128 of 524288 from the window"));
 	assert_non_null(strstr(buf, "the throughput agrees, and so do the "
 				    "request counts"));
+	assert_null(strstr(buf, "resized"));
+	c.sides[1].device_size = 1048576;
+	blkalign_bench_compare_text(&c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "not a multiple of 4096 bytes: resized "
+				    "to 1048576 bytes"));
 	assert_string_equal(blkalign_bench_test_name(c.test),
 			    "soft_block_size");
 	c.rounds_done = 0;
