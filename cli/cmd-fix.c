@@ -298,6 +298,43 @@ static bool wanted(const struct blkalign_plan_part *pp, int only)
 	       pp->action == BLKALIGN_PLAN_IMPOSSIBLE;
 }
 
+/* A partition holding the marker of an interrupted fix: say so, stop. */
+static bool interrupted(const struct blkalign_device *d)
+{
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (!strcmp(d->findings[i].code, "fix-interrupted")) {
+			cli_warnx("%s", d->findings[i].message);
+			cli_warnx(
+				"finish that fix first: 'blkalign fix --resume "
+				"--journal FILE %s' (or --rollback)",
+				d->path);
+			return true;
+		}
+	return false;
+}
+
+/* The journal may not be the target, nor anything but a regular file. */
+static bool journal_is_wrong(const char *journal, const char *target)
+{
+	struct stat js, ts;
+
+	if (stat(journal, &js))
+		return false;
+	if (!stat(target, &ts) &&
+	    ((js.st_dev == ts.st_dev && js.st_ino == ts.st_ino) ||
+	     (S_ISBLK(js.st_mode) && js.st_rdev == ts.st_rdev))) {
+		cli_warnx("the journal '%s' is the target itself: put it on "
+			  "another disk",
+			  journal);
+		return true;
+	}
+	if (!S_ISREG(js.st_mode)) {
+		cli_warnx("the journal '%s' is not a regular file", journal);
+		return true;
+	}
+	return false;
+}
+
 static const char *default_journal(const char *target, char *buf, size_t len)
 {
 	char tmp[4096];
@@ -328,6 +365,10 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 		struct outcome *o;
 
 		if (!plan) {
+			release(&plan, &rep, &ctx);
+			return status | BLKALIGN_STATUS_FAILED;
+		}
+		if (interrupted(plan->device)) {
 			release(&plan, &rep, &ctx);
 			return status | BLKALIGN_STATUS_FAILED;
 		}
@@ -505,6 +546,15 @@ int cmd_fix(int argc, char **argv)
 	    !strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))
 		(void)mkdir(JOURNAL_DIR, 0700);
 
+	if (journal_is_wrong(fo.journal, target))
+		return BLKALIGN_STATUS_FAILED;
+	if (!resume && !rollback && !access(fo.journal, F_OK)) {
+		cli_warnx("a journal '%s' exists: an earlier fix was "
+			  "interrupted; finish it with '--resume' or undo it "
+			  "with '--rollback'",
+			  fo.journal);
+		return BLKALIGN_STATUS_FAILED;
+	}
 	if (resume || rollback) {
 		struct outcome *o = &out[nout++];
 

@@ -145,6 +145,9 @@ struct ba_gpt_check {
 	struct ba_gpt_header primary, backup;
 };
 
+/* The first bytes of a partition while `blkalign fix` moves it (fix-move.c). */
+#define BA_FIX_MARKER "BLKALIGN FIX IN PROGRESS"
+
 /* The EBR chain of a dos table (probe/dos.c). */
 #define BA_DOS_EBR_MAX 256
 enum ba_ebr_state {

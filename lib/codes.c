@@ -53,6 +53,8 @@ static const struct blkalign_code codes[] = {
 	  "filesystem stride/stripe width do not match the RAID below" },
 	{ "zfs-ashift", BLKALIGN_ERROR,
 	  "ZFS ashift below the physical sector, or vdev off its block grid" },
+	{ "fix-interrupted", BLKALIGN_ERROR,
+	  "a blkalign fix of this partition was interrupted" },
 	{ NULL, BLKALIGN_INFO, NULL },
 };
 

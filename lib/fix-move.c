@@ -25,6 +25,7 @@
  * while a move is in flight no position holds a recognisable file system.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,13 +62,41 @@ static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 	return rc;
 }
 
+/**
+ * ba_fix_hide_head: what the partition-relative bytes [rel, rel + len) of
+ * the head look like while a move is in flight: zeros, the first sector
+ * a marker (text naming the fix; no file system or RAID magic), the same
+ * every time (step hashes cover it).
+ */
+void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
+		      uint64_t len)
+{
+	char m[512];
+	int n;
+
+	if (rel >= g->head_len)
+		return;
+	memset(buf, 0, (size_t)min64(len, g->head_len - rel));
+	if (rel >= sizeof(m))
+		return;
+	memset(m, 0, sizeof(m));
+	n = snprintf(m, sizeof(m),
+		     BA_FIX_MARKER
+		     "\npartition %u of %s: moving from byte "
+		     "%llu to byte %llu; run 'blkalign fix "
+		     "--resume' or '--rollback' with its journal\n",
+		     g->number, g->path, (unsigned long long)g->old_start,
+		     (unsigned long long)g->new_start);
+	(void)n;
+	memcpy(buf, m + rel, (size_t)min64(len, sizeof(m) - rel));
+}
+
 static int write_dst(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 		     uint64_t len)
 {
 	struct ba_journal *j = r->j;
 
-	if (rel < j->g.head_len)
-		memset(buf, 0, (size_t)min64(len, j->g.head_len - rel));
+	ba_fix_hide_head(&j->g, buf, rel, len);
 	return ba_file_write(r->dev, buf, (size_t)len, j->st.to + rel);
 }
 
@@ -243,9 +272,8 @@ static void hash_window(struct ba_fix_run *r, uint8_t *buf, uint64_t wrel,
 	struct ba_fix_state *st = &j->st;
 	uint64_t a = piece_align(j), d = st->done, wend = st->done + wl;
 
-	/* what is written: the head as zeros */
-	if (wrel < j->g.head_len)
-		memset(buf, 0, (size_t)min64(wl, j->g.head_len - wrel));
+	/* what is written: the head hidden */
+	ba_fix_hide_head(&j->g, buf, wrel, wl);
 	st->nhash = 0;
 	st->win = wl;
 	while (d < wend && st->nhash < BA_FIX_WINDOW_STEPS) {

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <linux/blkpg.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -152,45 +151,59 @@ static int open_target(struct ba_file *f, const char *path, const char *journal,
 	return 0;
 }
 
-/* Re-read the table: BLKRRPART, else BLKPG for the one partition. */
+/* Tell the kernel; if it cannot be told, say what to run. */
 static void reread(struct ba_file *f, const struct ba_fix_geom *g,
 		   struct blkalign_fix_result *res)
 {
-	struct stat st;
-	struct blkpg_partition part = {0};
-	struct blkpg_ioctl_arg arg = {0};
-
-	if (fstat(f->fd, &st) || !S_ISBLK(st.st_mode))
-		return;
-	if (!ioctl(f->fd, BLKRRPART))
-		return;
-	part.pno = (int)g->number;
-	arg.data = &part;
-	arg.datalen = sizeof(part);
-	arg.op = BLKPG_DEL_PARTITION;
-	(void)ioctl(f->fd, BLKPG, &arg);
-	part.start = (long long)g->new_start;
-	part.length = (long long)g->new_size;
-	arg.op = BLKPG_ADD_PARTITION;
-	if (ioctl(f->fd, BLKPG, &arg))
+	if (ba_fix_tell_kernel(f, f->path, g->lss))
 		snprintf(res->message, sizeof(res->message),
-			 "the table is written but the kernel still uses the "
-			 "old one: run 'partprobe %s'",
+			 "the table is written but the kernel still has the "
+			 "old partitions: run 'partx -u %.200s'",
 			 g->path);
 }
 
-static int write_zeros(struct ba_file *f, uint64_t off, uint64_t len)
+/*
+ * Write @len bytes of head at @start in two flushed parts, the first
+ * 4 KiB (where ext, XFS, FAT, NTFS, LUKS and LVM keep their magic) last
+ * when @first_last, else first: a torn write then never shows a file
+ * system whose other head bytes are not there yet (revealing), or one
+ * whose magic survives while the rest is gone (hiding).
+ */
+static int write_head_parts(struct ba_file *f, const uint8_t *h, uint64_t len,
+			    uint64_t start, bool first_last)
 {
-	uint8_t *z = ba_file_alloc(len);
+	uint64_t a = len < 4096 ? len : 4096;
+	int rc = 0;
+
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		bool first = (pass == 0) != first_last;
+		uint64_t off = first ? 0 : a, n = first ? a : len - a;
+
+		if (!n)
+			continue;
+		rc = ba_file_write(f, h + off, (size_t)n, start + off);
+		if (!rc)
+			rc = ba_file_flush(f);
+	}
+	return rc;
+}
+
+/* Hide the head at @start: the marker and zeros, magic first. */
+static int hide_head(struct ba_file *f, const struct ba_journal *j,
+		     uint64_t start)
+{
+	uint8_t *z = ba_file_alloc(j->g.head_len);
 	int rc;
 
 	if (!z)
 		return -ENOMEM;
-	rc = ba_file_write(f, z, len, off);
+	ba_fix_hide_head(&j->g, z, 0, j->g.head_len);
+	rc = write_head_parts(f, z, j->g.head_len, start, false);
 	free(z);
-	return rc ? rc : ba_file_flush(f);
+	return rc;
 }
 
+/* Put the real head at @start (with the FAT/NTFS field), magic last. */
 static int write_head(struct ba_file *f, const struct ba_journal *j,
 		      uint64_t start, bool patch)
 {
@@ -202,9 +215,34 @@ static int write_head(struct ba_file *f, const struct ba_journal *j,
 	memcpy(h, j->head, j->g.head_len);
 	if (patch)
 		ba_fix_patch_head(j, h, start);
-	rc = j->g.head_len ? ba_file_write(f, h, j->g.head_len, start) : 0;
+	rc = write_head_parts(f, h, j->g.head_len, start, true);
 	free(h);
-	return rc ? rc : ba_file_flush(f);
+	return rc;
+}
+
+/* The journal must be a regular file (or not exist yet), not the target. */
+static int check_journal_path(const char *target, const char *journal,
+			      struct blkalign_fix_result *res)
+{
+	struct stat js, ts;
+
+	if (stat(journal, &js))
+		return 0;
+	if (!stat(target, &ts) &&
+	    ((S_ISREG(ts.st_mode) && js.st_dev == ts.st_dev &&
+	      js.st_ino == ts.st_ino) ||
+	     (S_ISBLK(ts.st_mode) && S_ISBLK(js.st_mode) &&
+	      js.st_rdev == ts.st_rdev)))
+		return fail(res, -EINVAL,
+			    "the journal '%s' is the target "
+			    "itself: put it on another disk",
+			    journal);
+	if (!S_ISREG(js.st_mode))
+		return fail(res, -EINVAL,
+			    "the journal '%s' is not a regular "
+			    "file",
+			    journal);
+	return 0;
 }
 
 static void set_move(struct ba_fix_state *st, uint64_t from, uint64_t to,
@@ -280,8 +318,7 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 		switch (st->phase) {
 		case BA_PH_PREPARED:
 			if (g->new_start != g->old_start) {
-				rc = write_zeros(r->dev, g->old_start,
-						 g->head_len);
+				rc = hide_head(r->dev, j, g->old_start);
 				set_move(st, g->old_start, g->new_start, 0,
 					 g->len);
 				st->phase = BA_PH_MOVING;
@@ -304,8 +341,7 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 		case BA_PH_RB_TABLE:
 			rc = ba_fix_apply_patches(r->dev, j, false);
 			if (!rc && g->new_start != g->old_start) {
-				rc = write_zeros(r->dev, g->new_start,
-						 g->head_len);
+				rc = hide_head(r->dev, j, g->new_start);
 				set_move(st, g->new_start, g->old_start, 0,
 					 g->len);
 				st->phase = BA_PH_RB_MOVING;
@@ -323,11 +359,7 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, false);
 			if (!rc) {
-				struct ba_fix_geom old = *g;
-
-				old.new_start = g->old_start;
-				old.new_size = g->old_size;
-				reread(r->dev, &old, res);
+				reread(r->dev, g, res);
 				res->rolled_back = true;
 			}
 			return rc;
@@ -489,6 +521,9 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 	if (!j)
 		return -ENOMEM;
 	rc = make_geom(d, pp, o, &j->g, res);
+	if (rc)
+		goto out_j;
+	rc = check_journal_path(d->path, o->journal, res);
 	if (rc)
 		goto out_j;
 	if (!access(o->journal, F_OK)) {

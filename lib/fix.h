@@ -130,6 +130,17 @@ uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 		       uint64_t start);
 
+/*
+ * While data moves, the partition's head reads as this marker sector and
+ * zeros, at both places (fix-move.c); `check` reports a partition that
+ * starts with it (rules: fix-interrupted).
+ */
+void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
+		      uint64_t len);
+
+/* fix-kernel.c */
+int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss);
+
 /* The mover (fix-move.c). */
 struct ba_fix_run {
 	struct ba_file *dev;

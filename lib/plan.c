@@ -310,7 +310,7 @@ static uint64_t used_bytes(const struct blkalign_device *d, size_t i,
 	default:
 		break;
 	}
-	return u < l->size ? u : l->size;
+	return u; /* may pass the partition's end: build() refuses that */
 }
 
 static bool plan_code(const char *code)
@@ -639,6 +639,23 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 		pp->old_size = l->size;
 		pp->used_size = used_bytes(d, (size_t)pp->layer,
 					   &pp->used_known, &pp->content);
+		if (pp->used_size > l->size) {
+			/* The contents claim more than the partition holds:
+			 * truncated or damaged.  Never move that. */
+			pp->action = BLKALIGN_PLAN_IMPOSSIBLE;
+			pp->new_start = pp->old_start;
+			pp->new_size = pp->old_size;
+			pp->reason = ba_pool_printf(
+				&p->pool,
+				"its %s (%" PRIu64 " bytes) is larger than the "
+				"partition (%" PRIu64 " bytes): check it "
+				"(fsck) before moving anything",
+				pp->content ? pp->content : "contents",
+				pp->used_size, l->size);
+			pp->findings_before = count_findings(
+				d->findings, d->nfindings, pp->layer);
+			continue;
+		}
 		in.start = l->start;
 		in.size = l->size;
 		in.used = pp->used_size;

@@ -195,6 +195,38 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 	return 0;
 }
 
+/* A partition that starts with the marker of an interrupted fix. */
+static void fix_marker(struct ba_device *d, struct ba_io *io, int i)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	char buf[512], *nl;
+	struct blkalign_finding *f;
+
+	if (l->size < sizeof(buf) ||
+	    ba_io_read(io, l->start, sizeof(buf), buf) ||
+	    memcmp(buf, BA_FIX_MARKER "\n", sizeof(BA_FIX_MARKER)))
+		return;
+	buf[sizeof(buf) - 1] = '\0';
+	nl = strchr(buf + sizeof(BA_FIX_MARKER), '\n');
+	if (nl)
+		*nl = '\0';
+	f = ba_device_add_finding(d, "fix-interrupted", BLKALIGN_ERROR, i);
+	if (!f)
+		return;
+	f->value = l->start;
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' starts with the marker of an "
+				    "interrupted blkalign fix (%s)",
+				    l->name, buf + sizeof(BA_FIX_MARKER));
+	f->explanation =
+		"its data are partly at the old and partly at the "
+		"new place, and its first MiB is in the fix's journal: "
+		"mounting, formatting or repartitioning it now loses "
+		"data";
+	f->fix = "run 'blkalign fix --resume' (or '--rollback') with the "
+		 "journal of that fix";
+}
+
 /**
  * ba_stack_probe: probe the contents of every partition of @d (or of the
  * whole disk when it has no partition table) and add the stack layers.
@@ -210,6 +242,7 @@ int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io)
 		if (d->layers[i].extended)
 			continue;
 		any = true;
+		fix_marker(d, io, (int)i);
 		rc = probe_region(d, fd, io, (int)i, 0);
 		if (rc)
 			return rc;

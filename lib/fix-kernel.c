@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-kernel.c - telling the kernel about the new table: BLKRRPART, then
+ * every partition of the table compared with sysfs and, where the kernel
+ * has it elsewhere or not at all, BLKPG delete + add (what `partx -u`
+ * does).  Kernels whose own scan finds nothing (or that are told about
+ * partitions only through BLKPG, like loop devices set up by partx) end
+ * up with the same partitions as the table.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libfdisk/libfdisk.h>
+#include <linux/blkpg.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "fix.h"
+
+struct kpart {
+	uint64_t start, size; /* bytes */
+	bool seen;
+};
+
+#define KPARTS 256
+
+static bool read_u64(const char *dir, const char *name, uint64_t *v)
+{
+	char p[1200];
+	unsigned long long x;
+	FILE *f;
+	bool ok;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	ok = fscanf(f, "%llu", &x) == 1;
+	fclose(f);
+	*v = x;
+	return ok;
+}
+
+/* The kernel's partitions of the disk @rdev, by number (sysfs). */
+static void kernel_parts(dev_t rdev, struct kpart *k)
+{
+	char dir[128], sub[1024];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(rdev),
+		 minor(rdev));
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		uint64_t n, s, z;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (!read_u64(sub, "partition", &n) || !n || n >= KPARTS ||
+		    !read_u64(sub, "start", &s) || !read_u64(sub, "size", &z))
+			continue;
+		k[n] = (struct kpart){s * 512, z * 512, true};
+	}
+	closedir(d);
+}
+
+static int blkpg(int fd, int op, int pno, uint64_t start, uint64_t len)
+{
+	struct blkpg_partition part = {0};
+	struct blkpg_ioctl_arg arg = {0};
+
+	part.pno = pno;
+	part.start = (long long)start;
+	part.length = (long long)len;
+	arg.op = op;
+	arg.data = &part;
+	arg.datalen = sizeof(part);
+	return ioctl(fd, BLKPG, &arg) ? -errno : 0;
+}
+
+/**
+ * ba_fix_tell_kernel: make the kernel's partitions of the block device
+ * open as @f (at @path, @lss-byte sectors) those of its table.  Returns 0,
+ * or -errno when the kernel could not be told (the table on disk is
+ * right; `partprobe` or a reboot picks it up).
+ */
+int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss)
+{
+	struct kpart *k = calloc(KPARTS, sizeof(*k));
+	struct fdisk_context *cxt = NULL;
+	struct fdisk_table *tb = NULL;
+	struct stat st;
+	int rc = 0;
+
+	if (!k)
+		return -ENOMEM;
+	if (fstat(f->fd, &st) || !S_ISBLK(st.st_mode))
+		goto out;
+	(void)ioctl(f->fd, BLKRRPART);
+	kernel_parts(st.st_rdev, k);
+	cxt = fdisk_new_context();
+	if (!cxt || fdisk_save_user_sector_size(cxt, lss, lss) ||
+	    fdisk_assign_device(cxt, path, 1) ||
+	    fdisk_get_partitions(cxt, &tb)) {
+		rc = -EIO;
+		goto out;
+	}
+	for (size_t i = 0; i < fdisk_table_get_nents(tb); i++) {
+		struct fdisk_partition *pa = fdisk_table_get_partition(tb, i);
+		size_t no = fdisk_partition_get_partno(pa) + 1;
+		uint64_t s = (uint64_t)fdisk_partition_get_start(pa) * lss;
+		uint64_t z = (uint64_t)fdisk_partition_get_size(pa) * lss;
+		int r;
+
+		if (no >= KPARTS)
+			continue;
+		if (fdisk_partition_is_container(pa))
+			z = lss == 512 ? 1024 : lss; /* as the kernel does */
+		if (k[no].seen && k[no].start == s && k[no].size == z)
+			continue;
+		if (k[no].seen)
+			(void)blkpg(f->fd, BLKPG_DEL_PARTITION, (int)no, 0, 0);
+		r = blkpg(f->fd, BLKPG_ADD_PARTITION, (int)no, s, z);
+		if (r && !rc)
+			rc = r;
+	}
+out:
+	fdisk_unref_table(tb);
+	fdisk_unref_context(cxt);
+	free(k);
+	return rc;
+}
