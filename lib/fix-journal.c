@@ -7,6 +7,9 @@
  *   head     the partition's first head_len bytes, as they were
  *   rec      two record slots, written alternately (seq % 2)
  *   data     batch mode: two slots of one batch each (seq % 2)
+ *   bounds   step mode: the forward move's boundaries (written with the
+ *            header), then room for the rollback's (written when it
+ *            starts)
  *
  * A record is valid when its CRC (and its batch's CRC) match; the valid
  * one with the highest sequence number is the state.  Writing the other
@@ -75,7 +78,13 @@ static void layout(struct ba_journal *j)
 	j->head_off = align4k(J_HDR_SIZE + blob_len(j));
 	j->rec_off = align4k(j->head_off + j->g.head_len);
 	j->data_off[0] = j->rec_off + 2 * REC_SLOT;
-	j->data_off[1] = j->data_off[0] + align4k(j->g.step);
+	j->data_off[1] = j->data_off[0];
+	if (j->g.batch)
+		j->data_off[1] += align4k(j->g.step);
+	j->bound_off[0] = j->data_off[1];
+	if (j->g.batch)
+		j->bound_off[0] += align4k(j->g.step);
+	j->bound_off[1] = j->bound_off[0] + align4k(ba_fix_bound_len(&j->g));
 }
 
 static int write_record(struct ba_journal *j)
@@ -150,6 +159,10 @@ int ba_journal_create(struct ba_journal *j, const char *path)
 	if (!rc && j->g.head_len)
 		rc = ba_file_write(&j->file, j->head, j->g.head_len,
 				   j->head_off);
+	if (!rc && ba_fix_bound_len(&j->g))
+		rc = ba_file_write(&j->file, j->bound,
+				   (size_t)ba_fix_bound_len(&j->g),
+				   j->bound_off[0]);
 	if (!rc)
 		rc = write_record(j);
 	if (!rc)
@@ -182,11 +195,11 @@ static bool read_record(struct ba_journal *j, int slot, struct j_record *r)
 	crc = r->crc;
 	r->crc = 0;
 	if (r->magic != REC_MAGIC || ba_crc32(0, r, sizeof(*r)) != crc ||
-	    r->st.phase < BA_PH_PREPARED || r->st.phase > BA_PH_RB_FINISH ||
-	    r->st.seq % 2 != (uint64_t)slot ||
-	    r->st.nhash > BA_FIX_WINDOW_STEPS || r->st.lo > r->st.hi ||
+	    r->st.phase < BA_PH_PREPARED || r->st.phase > BA_PH_RB_FORWARD ||
+	    r->st.seq % 2 != (uint64_t)slot || r->st.lo > r->st.hi ||
 	    r->st.done > r->st.hi - r->st.lo || r->st.hi > j->g.len ||
-	    ((r->st.phase == BA_PH_MOVING || r->st.phase == BA_PH_RB_MOVING) &&
+	    ((r->st.phase == BA_PH_MOVING || r->st.phase == BA_PH_RB_MOVING ||
+	      r->st.phase == BA_PH_RB_FORWARD) &&
 	     !(r->st.from == j->g.old_start && r->st.to == j->g.new_start) &&
 	     !(r->st.from == j->g.new_start && r->st.to == j->g.old_start)))
 		return false;
@@ -248,7 +261,14 @@ int ba_journal_open(struct ba_journal *j, const char *path)
 	    h->g.old_start > h->g.disk_size ||
 	    h->g.old_size > h->g.disk_size - h->g.old_start ||
 	    h->g.new_start > h->g.disk_size ||
-	    h->g.new_size > h->g.disk_size - h->g.new_start)
+	    h->g.new_size > h->g.disk_size - h->g.new_start || !h->g.chains ||
+	    h->g.chains > BA_FIX_MAX_CHAINS || !h->g.region ||
+	    (h->g.chains > 1 &&
+	     (h->g.region > h->g.len / (h->g.chains - 1) ||
+	      h->g.region < (h->g.new_start > h->g.old_start
+				     ? h->g.new_start - h->g.old_start
+				     : h->g.old_start - h->g.new_start) ||
+	      ba_fix_bound_len(&h->g) > 64 * MIB)))
 		goto out;
 	j->g = h->g;
 	j->g.path[sizeof(j->g.path) - 1] = '\0';
@@ -336,8 +356,56 @@ int ba_journal_read_data(struct ba_journal *j, void *buf)
 			    j->data_off[j->st.seq % 2]);
 }
 
+/**
+ * ba_journal_write_bounds: the rollback's boundaries (@buf), durably; the
+ * caller records their hash with the next record.
+ */
+int ba_journal_write_bounds(struct ba_journal *j, const uint8_t *buf)
+{
+	uint64_t len = ba_fix_bound_len(&j->g);
+	int rc;
+
+	if (!len)
+		return 0;
+	rc = ba_file_write(&j->file, buf, (size_t)len, j->bound_off[1]);
+	if (!rc)
+		rc = ba_file_flush(&j->file);
+	j->st.rb_bound_hash = XXH3_64bits(buf, (size_t)len);
+	return rc;
+}
+
+/**
+ * ba_journal_load_bounds: j->bound = the forward move's boundaries (@rb
+ * false) or the rollback's, checked against their hash.  -EBADMSG when
+ * they do not match.
+ */
+int ba_journal_load_bounds(struct ba_journal *j, bool rb)
+{
+	uint64_t len = ba_fix_bound_len(&j->g);
+	int rc;
+
+	free(j->bound);
+	j->bound = NULL;
+	if (!len)
+		return 0;
+	j->bound = ba_file_alloc(len);
+	if (!j->bound)
+		return -ENOMEM;
+	rc = ba_file_read(&j->file, j->bound, (size_t)len, j->bound_off[rb]);
+	if (!rc && XXH3_64bits(j->bound, (size_t)len) !=
+			   (rb ? j->st.rb_bound_hash : j->g.bound_hash))
+		rc = -EBADMSG;
+	if (rc) {
+		free(j->bound);
+		j->bound = NULL;
+	}
+	return rc;
+}
+
 void ba_journal_close(struct ba_journal *j)
 {
+	free(j->bound);
+	j->bound = NULL;
 	ba_file_close(&j->file);
 	free(j->blob);
 	free(j->head);

@@ -3,26 +3,31 @@
  * fix-move.c - moving the partition's bytes, crash-safely (docs/fix.md).
  *
  * A move copies the partition-relative bytes [lo, hi) from base `from` to
- * base `to`, in steps, from the end backwards when it moves right and
+ * base `to` (shift d), from the end backwards when it moves right and
  * from the start forwards when it moves left, so that a step never
- * overwrites source bytes of a step still to come.  Before each step the
- * journal records how much is done; after it the device is flushed.
+ * overwrites the source of a step still to come.
  *
- * - step mode (the shift is at least BA_FIX_BATCH_BELOW): a step is at most
- *   the shift long, so it does not overwrite its own source either.  The
- *   steps of a window are read at once, and one journal record holds the
- *   XXH3-128 of what each step writes; the device is flushed after each
- *   step.  After a crash, the steps whose destination holds their hash
- *   are done, and the rest are done again from their sources (intact: a
- *   step's source is only overwritten by the step after it).
+ * - step mode (d >= BA_FIX_BATCH_BELOW): a step is at most d long, so it
+ *   does not overwrite its own source; it overwrites only the source of
+ *   the step before it, which must be on the disk first: a flush between
+ *   the two.  One chain of steps would flush every d bytes, so the bytes
+ *   are cut into `chains` regions moved side by side: a *level* is one
+ *   step of every region, then one flush, so a flush covers up to 16 MiB.
+ *   A region's first steps overwrite the d bytes at the near end of the
+ *   next region (its *boundary*), which that region moves last: the
+ *   boundaries' bytes are in the journal, and read from there.  The
+ *   journal records the level in flight before its writes; after a crash
+ *   the level is done again (its sources are intact: a region's step is
+ *   only overwritten by its next step, or is a boundary).
  * - batch mode (smaller shifts): a step (a batch) overlaps its own source,
  *   so the batch's bytes go into the journal first; after a crash the batch
  *   is written again from there.
  *
- * The next step's source is read while the current step is written (it
- * never overlaps the current step's destination).  The first head_len
- * bytes of the partition are read from the journal and written as zeros:
- * while a move is in flight no position holds a recognisable file system.
+ * The next level's (or batch's) sources are read while the current one is
+ * written: they never overlap its destinations.  The partition's first
+ * head_len bytes are read from the journal and written hidden (zeros and
+ * a marker): while a move is in flight no position holds a recognisable
+ * file system.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,13 +38,19 @@
 
 #include "fix.h"
 
+/* A read of the next level (or batch): pieces into one buffer. */
+struct rjob {
+	uint64_t rel, len, off;
+};
+
 struct reader {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct ba_fix_run *r;
 	uint8_t *buf;
-	uint64_t rel, len;
+	struct rjob job[BA_FIX_MAX_CHAINS];
+	uint32_t njob;
 	bool busy, quit;
 	int rc;
 };
@@ -49,17 +60,39 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* The logical source bytes: the device, the head from the journal. */
+/* Copy the part of [ref, ref + rlen) in [rel, rel + len) into buf. */
+static void overlay(uint8_t *buf, uint64_t rel, uint64_t len,
+		    const uint8_t *src, uint64_t ref, uint64_t rlen)
+{
+	uint64_t a = rel > ref ? rel : ref;
+	uint64_t b = min64(rel + len, ref + rlen);
+
+	if (a < b)
+		memcpy(buf + (a - rel), src + (a - ref), (size_t)(b - a));
+}
+
+/* The logical source bytes: the device; the head and, in step mode, the
+ * boundaries of the move in flight from the journal. */
 static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 		    uint64_t len)
 {
 	struct ba_journal *j = r->j;
 	int rc = ba_file_read(r->dev, buf, (size_t)len, j->st.from + rel);
 
-	if (!rc && rel < j->g.head_len)
-		memcpy(buf, j->head + rel,
-		       (size_t)min64(len, j->g.head_len - rel));
-	return rc;
+	if (rc)
+		return rc;
+	overlay(buf, rel, len, j->head, 0, j->g.head_len);
+	if (j->bound) {
+		bool bottoms = j->st.to > j->st.from;
+		uint64_t off = 0, brel, blen;
+
+		for (uint32_t k = 0; k + 1 < j->g.chains; k++) {
+			ba_fix_bound_range(&j->g, bottoms, k, &brel, &blen);
+			overlay(buf, rel, len, j->bound + off, brel, blen);
+			off += blen;
+		}
+	}
+	return 0;
 }
 
 /**
@@ -111,7 +144,10 @@ static void *reader_main(void *arg)
 		if (rd->quit)
 			break;
 		pthread_mutex_unlock(&rd->lock);
-		rd->rc = read_src(rd->r, rd->buf, rd->rel, rd->len);
+		rd->rc = 0;
+		for (uint32_t i = 0; i < rd->njob && !rd->rc; i++)
+			rd->rc = read_src(rd->r, rd->buf + rd->job[i].off,
+					  rd->job[i].rel, rd->job[i].len);
 		pthread_mutex_lock(&rd->lock);
 		rd->busy = false;
 		pthread_cond_broadcast(&rd->cond);
@@ -120,13 +156,13 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static void reader_start(struct reader *rd, uint8_t *buf, uint64_t rel,
-			 uint64_t len)
+static void reader_start(struct reader *rd, uint8_t *buf,
+			 const struct rjob *job, uint32_t n)
 {
 	pthread_mutex_lock(&rd->lock);
 	rd->buf = buf;
-	rd->rel = rel;
-	rd->len = len;
+	memcpy(rd->job, job, n * sizeof(*job));
+	rd->njob = n;
 	rd->busy = true;
 	pthread_cond_broadcast(&rd->cond);
 	pthread_mutex_unlock(&rd->lock);
@@ -204,87 +240,6 @@ static uint64_t piece_align(const struct ba_journal *j)
 	return j->g.step % 4096 ? j->g.lss : 4096;
 }
 
-/* The bytes of a step window: whole steps, at most BA_FIX_WINDOW_STEPS. */
-static uint64_t window_of(const struct ba_journal *j)
-{
-	uint64_t step = j->g.step, n;
-
-	if (j->g.batch)
-		return step;
-	n = BA_FIX_WINDOW / step;
-	if (n > BA_FIX_WINDOW_STEPS)
-		n = BA_FIX_WINDOW_STEPS;
-	return (n ? n : 1) * step;
-}
-
-static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
-{
-	XXH128_hash_t h = XXH3_128bits(buf, (size_t)len);
-
-	return (struct ba_fix_hash){h.low64, h.high64};
-}
-
-/**
- * ba_fix_settle: step mode after a crash: count the steps of the window
- * in flight whose destination holds what they write, up to the first
- * that does not; the move goes on from there.
- */
-int ba_fix_settle(struct ba_fix_run *r)
-{
-	struct ba_journal *j = r->j;
-	struct ba_fix_state *st = &j->st;
-	uint64_t a = piece_align(j), wend = st->done + st->win;
-	uint8_t *buf;
-	int rc = 0;
-
-	if (!st->nhash)
-		return 0;
-	buf = ba_file_alloc(j->g.step);
-	if (!buf)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < st->nhash && st->done < wend; i++) {
-		uint64_t w = piece(st, st->done, j->g.step, a), rel;
-		struct ba_fix_hash h;
-
-		if (w > wend - st->done)
-			w = wend - st->done;
-		rel = step_rel(st, st->done, w);
-		rc = ba_file_read(r->dev, buf, (size_t)w, st->to + rel);
-		if (rc)
-			break;
-		h = hash_of(buf, w);
-		if (h.lo != st->hash[i].lo || h.hi != st->hash[i].hi)
-			break;
-		st->done += w;
-		r->moved += w;
-	}
-	free(buf);
-	st->nhash = 0;
-	st->win = 0;
-	return rc;
-}
-
-/* Step mode: the hash of each step of the window in @buf, into st. */
-static void hash_window(struct ba_fix_run *r, uint8_t *buf, uint64_t wrel,
-			uint64_t wl)
-{
-	struct ba_journal *j = r->j;
-	struct ba_fix_state *st = &j->st;
-	uint64_t a = piece_align(j), d = st->done, wend = st->done + wl;
-
-	/* what is written: the head hidden */
-	ba_fix_hide_head(&j->g, buf, wrel, wl);
-	st->nhash = 0;
-	st->win = wl;
-	while (d < wend && st->nhash < BA_FIX_WINDOW_STEPS) {
-		uint64_t w = min64(piece(st, d, j->g.step, a), wend - d);
-		uint64_t rel = step_rel(st, d, w);
-
-		st->hash[st->nhash++] = hash_of(buf + (rel - wrel), w);
-		d += w;
-	}
-}
-
 /**
  * ba_fix_finish_batch: batch mode, before a rollback: the batch in flight
  * written again from the journal, and recorded as done.
@@ -301,112 +256,312 @@ int ba_fix_finish_batch(struct ba_fix_run *r)
 	return rc ? rc : ba_journal_record(r->j, NULL);
 }
 
-/**
- * ba_fix_move: run the move recorded in r->j->st to its end, then record
- * @next as the phase.  Returns 0, -EINTR when asked to stop (the journal
- * says where) or -errno (the journal says where; resume does the rest).
+/*
+ * ba_fix_chains: step mode's regions for @g: as many as make a level of
+ * about BA_FIX_LEVEL bytes (at most BA_FIX_MAX_CHAINS), each a whole number
+ * of steps and at least the shift long (its boundary is the shift).
  */
-int ba_fix_move(struct ba_fix_run *r, uint32_t next)
+void ba_fix_chains(struct ba_fix_geom *g)
+{
+	uint64_t d = g->new_start > g->old_start ? g->new_start - g->old_start
+						 : g->old_start - g->new_start;
+	uint64_t w = g->step, p, r;
+
+	g->chains = 1;
+	g->region = g->len;
+	if (g->batch || !d || !w || g->len < 2 * d)
+		return;
+	p = BA_FIX_LEVEL / w;
+	p = p < 1 ? 1 : p > BA_FIX_MAX_CHAINS ? BA_FIX_MAX_CHAINS : p;
+	r = (g->len + p - 1) / p;
+	r = (r + w - 1) / w * w;
+	if (r < d)
+		r = (d + w - 1) / w * w;
+	p = (g->len + r - 1) / r;
+	if (p > 1 && g->len - (p - 1) * r < d)
+		p--; /* the last region takes the rest */
+	g->chains = (uint32_t)p;
+	g->region = r;
+}
+
+static uint64_t shift_of(const struct ba_fix_geom *g)
+{
+	return g->new_start > g->old_start ? g->new_start - g->old_start
+					   : g->old_start - g->new_start;
+}
+
+/* Bytes of one move's boundaries in the journal. */
+uint64_t ba_fix_bound_len(const struct ba_fix_geom *g)
+{
+	return g->chains > 1 ? (uint64_t)(g->chains - 1) * shift_of(g) : 0;
+}
+
+/*
+ * ba_fix_bound_range: boundary @k of a move: moving right, the first d
+ * bytes of region k + 1 (@bottoms); moving left, the last d bytes of
+ * region k.
+ */
+void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
+			uint64_t *rel, uint64_t *len)
+{
+	*len = shift_of(g);
+	*rel = bottoms ? (uint64_t)(k + 1) * g->region
+		       : (uint64_t)(k + 1) * g->region - *len;
+}
+
+/**
+ * ba_fix_read_bounds: the boundaries' bytes as they are at @base (with
+ * the head from the journal), into @buf (ba_fix_bound_len bytes).
+ */
+int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
+		       uint8_t *buf)
+{
+	struct ba_journal *j = r->j;
+	uint64_t off = 0, rel, len;
+	int rc = 0;
+
+	for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
+		ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
+		rc = ba_file_read(r->dev, buf + off, (size_t)len, base + rel);
+		if (!rc)
+			overlay(buf + off, rel, len, j->head, 0, j->g.head_len);
+		off += len;
+	}
+	return rc;
+}
+
+/* Region @k of the move in flight as a state of its own (lo, hi). */
+static struct ba_fix_state region_state(const struct ba_journal *j, uint32_t k)
+{
+	struct ba_fix_state rs = j->st;
+
+	rs.lo = j->st.lo + (uint64_t)k * j->g.region;
+	rs.hi = k + 1 == j->g.chains ? j->st.hi : rs.lo + j->g.region;
+	return rs;
+}
+
+/*
+ * The pieces of level @level: one per region that still has bytes, each
+ * region's @done advanced.  Returns the number of pieces.
+ */
+static uint32_t level_jobs(const struct ba_journal *j, uint64_t *done,
+			   struct rjob *job, uint64_t *bytes)
+{
+	uint64_t a = piece_align(j), off = 0;
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < j->g.chains; k++) {
+		struct ba_fix_state rs = region_state(j, k);
+		uint64_t w;
+
+		if (done[k] >= rs.hi - rs.lo)
+			continue;
+		w = piece(&rs, done[k], j->g.step, a);
+		job[n].rel = step_rel(&rs, done[k], w);
+		job[n].len = w;
+		job[n].off = off;
+		off += w;
+		done[k] += w;
+		n++;
+	}
+	*bytes = off;
+	return n;
+}
+
+static void reader_init(struct reader *rd, struct ba_fix_run *r)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->r = r;
+	pthread_mutex_init(&rd->lock, NULL);
+	pthread_cond_init(&rd->cond, NULL);
+}
+
+static void reader_stop(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->lock);
+	rd->quit = true;
+	pthread_cond_broadcast(&rd->cond);
+	pthread_mutex_unlock(&rd->lock);
+	pthread_join(rd->thread, NULL);
+}
+
+static void reader_destroy(struct reader *rd)
+{
+	pthread_cond_destroy(&rd->cond);
+	pthread_mutex_destroy(&rd->lock);
+}
+
+static void progress(struct ba_fix_run *r, uint64_t bytes)
+{
+	r->moved += bytes;
+	r->steps++;
+	if (r->opts->progress)
+		r->opts->progress(r->opts->progress_data, r->moved, r->total);
+}
+
+static bool stop_asked(const struct ba_fix_run *r)
+{
+	return r->opts->stop && *r->opts->stop;
+}
+
+/* Step mode: level by level, each recorded, written, flushed. */
+static int move_chains(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t done[BA_FIX_MAX_CHAINS] = {0}, next[BA_FIX_MAX_CHAINS];
+	uint64_t lvl = j->g.step * j->g.chains, bytes, nbytes = 0;
+	struct rjob job[BA_FIX_MAX_CHAINS], njob[BA_FIX_MAX_CHAINS];
+	struct reader rd;
+	uint8_t *buf[2] = {ba_file_alloc(lvl), ba_file_alloc(lvl)};
+	uint32_t n, nn = 0;
+	int rc = 0, k = 0;
+
+	if (!buf[0] || !buf[1] || j->g.chains > BA_FIX_MAX_CHAINS) {
+		rc = -ENOMEM;
+		goto out_free;
+	}
+	/* where each region stands after the levels done */
+	for (uint64_t l = 0; l < st->level; l++)
+		if (!level_jobs(j, done, job, &bytes))
+			break;
+	memcpy(next, done, sizeof(done));
+	n = level_jobs(j, next, job, &bytes);
+	if (!n)
+		goto out_free;
+	reader_init(&rd, r);
+	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
+		reader_destroy(&rd);
+		rc = -EAGAIN;
+		goto out_free;
+	}
+	reader_start(&rd, buf[0], job, n);
+	while (n) {
+		rc = reader_wait(&rd);
+		if (rc)
+			break;
+		memcpy(done, next, sizeof(done));
+		nn = level_jobs(j, next, njob, &nbytes);
+		if (nn)
+			reader_start(&rd, buf[k ^ 1], njob, nn);
+		rc = ba_journal_record(j, NULL); /* st->level in flight */
+		for (uint32_t i = 0; i < n && !rc; i++)
+			rc = write_dst(r, buf[k] + job[i].off, job[i].rel,
+				       job[i].len);
+		if (!rc)
+			rc = ba_file_flush(r->dev);
+		if (rc)
+			break;
+		st->level++;
+		progress(r, bytes);
+		if (nn && stop_asked(r)) {
+			rc = ba_journal_record(j, NULL);
+			rc = rc ? rc : -EINTR;
+			break;
+		}
+		memcpy(job, njob, nn * sizeof(*job));
+		n = nn;
+		bytes = nbytes;
+		k ^= 1;
+	}
+	reader_wait(&rd);
+	reader_stop(&rd);
+	reader_destroy(&rd);
+out_free:
+	free(buf[0]);
+	free(buf[1]);
+	return rc;
+}
+
+/* Batch mode: batch by batch, each in the journal first. */
+static int move_batches(struct ba_fix_run *r)
 {
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
 	uint64_t total = st->hi - st->lo, step = j->g.step;
-	uint64_t win = window_of(j), a = piece_align(j);
-	struct reader rd = {.r = r};
-	uint8_t *buf[2];
-	double t0 = now();
+	uint64_t a = piece_align(j);
+	struct rjob job;
+	struct reader rd;
+	uint8_t *buf[2] = {ba_file_alloc(step), ba_file_alloc(step)};
 	int rc = 0, k = 0;
 
-	buf[0] = ba_file_alloc(win);
-	buf[1] = ba_file_alloc(win);
 	if (!buf[0] || !buf[1]) {
 		rc = -ENOMEM;
 		goto out_free;
 	}
-	rc = st->inflight ? redo_batch(r, buf[0]) : ba_fix_settle(r);
-	if (rc)
+	if (st->inflight) {
+		rc = redo_batch(r, buf[0]);
+		if (rc)
+			goto out_free;
+	}
+	if (st->done >= total)
 		goto out_free;
-	pthread_mutex_init(&rd.lock, NULL);
-	pthread_cond_init(&rd.cond, NULL);
+	reader_init(&rd, r);
 	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
+		reader_destroy(&rd);
 		rc = -EAGAIN;
-		goto out_sync;
+		goto out_free;
 	}
-	if (st->done < total) {
-		uint64_t w = piece(st, st->done, win, a);
-
-		reader_start(&rd, buf[0], step_rel(st, st->done, w), w);
-	}
-	while (!rc && st->done < total) {
-		uint64_t wl = piece(st, st->done, win, a);
-		uint64_t wrel = step_rel(st, st->done, wl);
-		uint64_t wend = st->done + wl;
+	job.len = piece(st, st->done, step, a);
+	job.rel = step_rel(st, st->done, job.len);
+	job.off = 0;
+	reader_start(&rd, buf[0], &job, 1);
+	while (st->done < total) {
+		uint64_t w = job.len, rel = job.rel, nd = st->done + w;
 
 		rc = reader_wait(&rd);
 		if (rc)
 			break;
-		if (wend < total) {
-			uint64_t w2 = piece(st, wend, win, a);
-
-			reader_start(&rd, buf[k ^ 1], step_rel(st, wend, w2),
-				     w2);
+		if (nd < total) {
+			job.len = piece(st, nd, step, a);
+			job.rel = step_rel(st, nd, job.len);
+			reader_start(&rd, buf[k ^ 1], &job, 1);
 		}
-		if (!j->g.batch) {
-			hash_window(r, buf[k], wrel, wl);
+		st->inflight = w;
+		rc = ba_journal_record(j, buf[k]);
+		if (!rc)
+			rc = write_dst(r, buf[k], rel, w);
+		if (!rc)
+			rc = ba_file_flush(r->dev);
+		if (rc)
+			break;
+		st->done = nd;
+		st->inflight = 0;
+		progress(r, w);
+		if (nd < total && stop_asked(r)) {
 			rc = ba_journal_record(j, NULL);
-		}
-		while (!rc && st->done < wend) {
-			uint64_t w = min64(piece(st, st->done, step, a),
-					   wend - st->done);
-			uint64_t rel = step_rel(st, st->done, w);
-			uint8_t *b = buf[k] + (rel - wrel);
-
-			if (j->g.batch) {
-				st->inflight = w;
-				rc = ba_journal_record(j, b);
-			}
-			if (!rc)
-				rc = write_dst(r, b, rel, w);
-			if (!rc)
-				rc = ba_file_flush(r->dev);
-			if (rc)
-				break;
-			st->done += w;
-			st->inflight = 0;
-			r->moved += w;
-			r->steps++;
-			if (r->opts->progress)
-				r->opts->progress(r->opts->progress_data,
-						  r->moved, r->total);
-			if (r->opts->stop && *r->opts->stop &&
-			    st->done < total) {
-				st->nhash = 0;
-				st->win = 0;
-				rc = ba_journal_record(j, NULL);
-				rc = rc ? rc : -EINTR;
-			}
+			rc = rc ? rc : -EINTR;
+			break;
 		}
 		k ^= 1;
 	}
 	reader_wait(&rd);
-	pthread_mutex_lock(&rd.lock);
-	rd.quit = true;
-	pthread_cond_broadcast(&rd.cond);
-	pthread_mutex_unlock(&rd.lock);
-	pthread_join(rd.thread, NULL);
-out_sync:
-	pthread_cond_destroy(&rd.cond);
-	pthread_mutex_destroy(&rd.lock);
-	if (!rc) {
-		st->phase = next;
-		st->inflight = 0;
-		st->nhash = 0;
-		st->win = 0;
-		rc = ba_journal_record(j, NULL);
-	}
-	r->seconds += now() - t0;
+	reader_stop(&rd);
+	reader_destroy(&rd);
 out_free:
 	free(buf[0]);
 	free(buf[1]);
+	return rc;
+}
+
+/**
+ * ba_fix_move: run the move recorded in r->j->st to its end, then record
+ * @next as the phase.  Returns 0, -EINTR when asked to stop (the journal
+ * says where) or -errno (the journal says where; resume does the rest).
+ * In step mode j->bound must hold the move's boundaries.
+ */
+int ba_fix_move(struct ba_fix_run *r, uint32_t next)
+{
+	struct ba_journal *j = r->j;
+	double t0 = now();
+	int rc;
+
+	rc = j->g.batch ? move_batches(r) : move_chains(r);
+	if (!rc) {
+		j->st.phase = next;
+		j->st.inflight = 0;
+		rc = ba_journal_record(j, NULL);
+	}
+	r->seconds += now() - t0;
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "fix.h"
 
@@ -254,6 +255,7 @@ static void set_move(struct ba_fix_state *st, uint64_t from, uint64_t to,
 	st->hi = hi;
 	st->done = 0;
 	st->inflight = 0;
+	st->level = 0;
 }
 
 /* Turn the journal's state into a rollback from wherever it is. */
@@ -269,16 +271,16 @@ static int start_rollback(struct ba_fix_run *r)
 		st->phase = BA_PH_RB_FINISH;
 		break;
 	case BA_PH_MOVING:
+		if (!g->batch) {
+			/* step mode: the regions are each partly moved; finish
+			 * moving, then move it all back */
+			st->phase = BA_PH_RB_FORWARD;
+			break;
+		}
 		if (st->inflight) {
 			/* the batch in flight may have overwritten its own
 			 * source: put it down from the journal first */
 			int rc = ba_fix_finish_batch(r);
-
-			if (rc)
-				return rc;
-		} else if (st->nhash) {
-			/* which steps of the window in flight landed */
-			int rc = ba_fix_settle(r);
 
 			if (rc)
 				return rc;
@@ -306,6 +308,28 @@ static int start_rollback(struct ba_fix_run *r)
 	return ba_journal_record(j, NULL);
 }
 
+/* Step mode, before moving back: the rollback's boundaries, as they are
+ * at the new place, into the journal. */
+static int save_rb_bounds(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	uint64_t len = ba_fix_bound_len(&j->g);
+	uint8_t *buf;
+	int rc;
+
+	if (!len)
+		return 0;
+	buf = ba_file_alloc(len);
+	if (!buf)
+		return -ENOMEM;
+	rc = ba_fix_read_bounds(r, j->g.old_start > j->g.new_start,
+				j->g.new_start, buf);
+	if (!rc)
+		rc = ba_journal_write_bounds(j, buf);
+	free(buf);
+	return rc;
+}
+
 /* Run the journal's phases to the end. */
 static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 {
@@ -329,7 +353,12 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_journal_record(j, NULL);
 			break;
 		case BA_PH_MOVING:
-			rc = ba_fix_move(r, BA_PH_FINISH);
+		case BA_PH_RB_FORWARD:
+			rc = ba_journal_load_bounds(j, false);
+			if (!rc)
+				rc = ba_fix_move(r, st->phase == BA_PH_MOVING
+							    ? BA_PH_FINISH
+							    : BA_PH_RB_TABLE);
 			break;
 		case BA_PH_FINISH:
 			rc = write_head(r->dev, j, g->new_start, true);
@@ -342,6 +371,8 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			rc = ba_fix_apply_patches(r->dev, j, false);
 			if (!rc && g->new_start != g->old_start) {
 				rc = hide_head(r->dev, j, g->new_start);
+				if (!rc)
+					rc = save_rb_bounds(r);
 				set_move(st, g->new_start, g->old_start, 0,
 					 g->len);
 				st->phase = BA_PH_RB_MOVING;
@@ -352,7 +383,9 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_journal_record(j, NULL);
 			break;
 		case BA_PH_RB_MOVING:
-			rc = ba_fix_move(r, BA_PH_RB_FINISH);
+			rc = ba_journal_load_bounds(j, true);
+			if (!rc)
+				rc = ba_fix_move(r, BA_PH_RB_FINISH);
 			break;
 		case BA_PH_RB_FINISH:
 			rc = write_head(r->dev, j, g->old_start, false);
@@ -485,6 +518,7 @@ static int make_geom(const struct blkalign_device *d,
 	step = step >= 4096 && lss <= 4096 ? step / 4096 * 4096
 					   : step / lss * lss;
 	g->step = step < lss ? lss : step;
+	ba_fix_chains(g);
 	snprintf(g->path, sizeof(g->path), "%s", d->path);
 	return 0;
 }
@@ -568,6 +602,22 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 	}
 	j->g.fs_patch = ba_fix_fs_patch_kind(pp->content, j->head,
 					     j->g.head_len, j->g.old_start);
+	if (ba_fix_bound_len(&j->g)) {
+		struct ba_fix_run tmp = {.dev = &dev, .j = j};
+		uint64_t blen = ba_fix_bound_len(&j->g);
+
+		j->bound = ba_file_alloc(blen);
+		rc = j->bound ? ba_fix_read_bounds(
+					&tmp, j->g.new_start > j->g.old_start,
+					j->g.old_start, j->bound)
+			      : -ENOMEM;
+		if (rc) {
+			fail(res, rc, "cannot read partition %d: %s",
+			     pp->number, strerror(-rc));
+			goto out_dev;
+		}
+		j->g.bound_hash = XXH3_64bits(j->bound, (size_t)blen);
+	}
 	rc = ba_fix_table_patches(&dev, d, j, tmpdir_of(o, tbuf, sizeof(tbuf)),
 				  res->message, sizeof(res->message));
 	if (rc)

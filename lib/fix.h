@@ -43,8 +43,8 @@ void *ba_file_alloc(size_t len);
 uint64_t ba_fix_writes(void);
 uint64_t ba_fix_flushes(void);
 
-/* Step mode: at most this many steps per window (one journal record). */
-#define BA_FIX_WINDOW_STEPS 256
+/* Step mode: at most this many chains (fix-move.c). */
+#define BA_FIX_MAX_CHAINS 64
 
 /* Journal phases (docs/fix.md, "The journal"). */
 enum ba_fix_phase {
@@ -54,6 +54,7 @@ enum ba_fix_phase {
 	BA_PH_RB_TABLE,	    /* rollback: old table back, head hidden */
 	BA_PH_RB_MOVING,    /* rollback: data moving back */
 	BA_PH_RB_FINISH,    /* rollback: old head and table */
+	BA_PH_RB_FORWARD,   /* rollback in step mode: finish moving first */
 };
 
 /* A region of the disk rewritten by a table change: old and new bytes. */
@@ -79,7 +80,10 @@ struct ba_fix_geom {
 	uint32_t batch;	   /* 1: each batch's data goes in the journal */
 	uint32_t fs_patch; /* BA_FIX_FS_* */
 	uint32_t npatches;
-	char path[256]; /* the target, for messages */
+	uint32_t chains;     /* step mode: regions moved side by side */
+	uint64_t region;     /* step mode: bytes per region (the last: rest) */
+	uint64_t bound_hash; /* XXH3-64 of the forward move's boundaries */
+	char path[256];	     /* the target, for messages */
 };
 
 enum { BA_FIX_FS_NONE = 0, BA_FIX_FS_FAT, BA_FIX_FS_FAT32, BA_FIX_FS_NTFS };
@@ -93,22 +97,18 @@ struct ba_fix_state {
 	uint64_t done;	    /* bytes moved, in processing order */
 	uint64_t inflight;  /* batch mode: bytes of the batch in the journal */
 	uint64_t data_hash; /* batch mode: XXH3-64 of those bytes */
-	/* step mode: a window of steps in flight from done, win bytes long,
-	 * with the XXH3-128 of what each of its steps writes */
-	uint64_t win;
-	uint32_t nhash;
-	struct ba_fix_hash {
-		uint64_t lo, hi;
-	} hash[BA_FIX_WINDOW_STEPS];
+	uint64_t level;	    /* step mode: levels done (a step per region) */
+	uint64_t rb_bound_hash; /* rollback: XXH3-64 of its boundaries */
 };
 
 struct ba_journal {
 	struct ba_file file;
 	struct ba_fix_geom g;
 	struct ba_fix_patch patches[BA_FIX_MAX_PATCHES];
-	uint8_t *head; /* the real first head_len bytes */
+	uint8_t *head;	/* the real first head_len bytes */
+	uint8_t *bound; /* the boundaries of the move in flight, or NULL */
 	struct ba_fix_state st;
-	uint64_t rec_off, head_off, data_off[2];
+	uint64_t rec_off, head_off, data_off[2], bound_off[2];
 	uint8_t *blob; /* patches' bytes */
 };
 
@@ -116,6 +116,8 @@ int ba_journal_create(struct ba_journal *j, const char *path);
 int ba_journal_open(struct ba_journal *j, const char *path);
 int ba_journal_record(struct ba_journal *j, const void *data);
 int ba_journal_read_data(struct ba_journal *j, void *buf);
+int ba_journal_write_bounds(struct ba_journal *j, const uint8_t *buf);
+int ba_journal_load_bounds(struct ba_journal *j, bool rb);
 void ba_journal_close(struct ba_journal *j);
 
 /* Table images (fix-table.c). */
@@ -153,11 +155,16 @@ struct ba_fix_run {
 
 /* Shifts below this move in batch mode (the batch's bytes journalled). */
 #define BA_FIX_BATCH_BELOW (256 * KIB)
-/* Step mode reads this many bytes of steps at once. */
-#define BA_FIX_WINDOW (16 * MIB)
+/* Step mode: bytes per level (one step of every region, one flush). */
+#define BA_FIX_LEVEL (16 * MIB)
 
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);
-int ba_fix_settle(struct ba_fix_run *r);
+void ba_fix_chains(struct ba_fix_geom *g);
+uint64_t ba_fix_bound_len(const struct ba_fix_geom *g);
+void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
+			uint64_t *rel, uint64_t *len);
+int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
+		       uint8_t *buf);
 
 #endif /* BLKALIGN_FIX_H */

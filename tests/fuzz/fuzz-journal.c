@@ -68,10 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(g->step && g->step <= BA_FIX_STEP_MAX);
 		FUZZ_CHECK(g->npatches <= BA_FIX_MAX_PATCHES);
 		FUZZ_CHECK(st->phase >= BA_PH_PREPARED &&
-			   st->phase <= BA_PH_RB_FINISH);
+			   st->phase <= BA_PH_RB_FORWARD);
 		FUZZ_CHECK(st->lo <= st->hi && st->hi <= g->len &&
 			   st->done <= st->hi - st->lo);
-		FUZZ_CHECK(st->nhash <= BA_FIX_WINDOW_STEPS);
+		FUZZ_CHECK(g->chains >= 1 && g->chains <= BA_FIX_MAX_CHAINS);
+		FUZZ_CHECK(g->chains == 1 ||
+			   (uint64_t)(g->chains - 1) * g->region <= g->len);
 		FUZZ_CHECK(!st->inflight ||
 			   (g->batch && st->inflight <= g->step));
 		for (uint32_t i = 0; i < g->npatches; i++)

@@ -42,6 +42,8 @@ static void make_journal(struct ba_journal *j, uint8_t *blob)
 	j->g.head_len = 4096;
 	j->g.step = 1016320 / 4096 * 4096;
 	j->g.npatches = 2;
+	j->g.chains = 1;
+	j->g.region = j->g.len;
 	for (int i = 0; i < 4 * 512; i++)
 		blob[i] = (uint8_t)(i * 7 + 1);
 	j->patches[0] = (struct ba_fix_patch){0, 512, blob, blob + 512};
@@ -89,10 +91,12 @@ static void test_journal_round_trip(void **state)
 
 		memset(junk, 0x5a, sizeof(junk));
 		assert_true(fd >= 0);
-		assert_int_equal(
-			pwrite(fd, junk, sizeof(junk),
-			       (off_t)(j.rec_off + 8192 * (j.st.seq % 2) + 16)),
-			(ssize_t)sizeof(junk));
+		assert_int_equal(pwrite(fd, junk, sizeof(junk),
+					(off_t)(j.rec_off +
+						(j.data_off[0] - j.rec_off) /
+							2 * (j.st.seq % 2) +
+						16)),
+				 (ssize_t)sizeof(junk));
 		close(fd);
 	}
 	assert_int_equal(ba_journal_open(&r, p), 0);
@@ -116,21 +120,31 @@ struct move_row {
 	const char *name;
 	uint64_t from, to, len, step, head;
 	bool batch;
+	uint32_t chains; /* what ba_fix_chains makes of it, by hand */
 };
 
 /* Offsets in bytes on a 16 MiB file; len bytes move from `from` to `to`. */
 static const struct move_row move_rows[] = {
-	/* 63 -> 2048: shift 1016320, 4 KiB pieces of 1015808 */
-	{"right-step", 63 * 512, MIB, 5 * MIB + 512, 1015808, 4096, false},
-	/* a step smaller than the shift, not dividing the length */
-	{"right-step-small", 63 * 512, MIB, 3 * MIB, 12288, 65536, false},
-	/* 2047 -> 2048: shift 512, batches of 1 MiB */
-	{"right-batch", 2047 * 512, MIB, 3 * MIB + 1536, MIB, 4096, true},
-	/* left by 680448 bytes (30001 -> 28672 sectors, scaled down) */
-	{"left-step", 2 * MIB + 680448, 2 * MIB, 4 * MIB, 679936, 4096, false},
-	{"left-batch", 2 * MIB + 4096, 2 * MIB, 2 * MIB, 262144, 8192, true},
-	/* no overlap at all */
-	{"far", 0, 8 * MIB, 2 * MIB, MIB, 4096, false},
+	/* 63 -> 2048: shift 1016320, 4 KiB pieces of 1015808.  16 MiB a
+	 * level: 16 chains; regions ceil(5243392 / 16) -> 1015808 (one
+	 * step), < the shift: the shift rounded up to steps, 2031616;
+	 * ceil(5243392 / 2031616) = 3, the last (1180160) >= the shift: 3 */
+	{"right-step", 63 * 512, MIB, 5 * MIB + 512, 1015808, 4096, false, 3},
+	/* steps of 12 KiB: 1365 a level -> 64 chains; 3 MiB / 64 rounded
+	 * to steps = 49152 < the shift: 1019904 (83 steps); 4 regions, the
+	 * last 86016 < the shift: 3 */
+	{"right-step-small", 63 * 512, MIB, 3 * MIB, 12288, 65536, false, 3},
+	/* 2047 -> 2048: shift 512, batches of 1 MiB: one chain */
+	{"right-batch", 2047 * 512, MIB, 3 * MIB + 1536, MIB, 4096, true, 1},
+	/* left by 680448 bytes (30001 -> 28672 sectors, scaled down):
+	 * 24 chains of 679936; 4 MiB / 24 -> 174763 -> 679936 (one step)
+	 * < the shift: 1359872; ceil(4194304 / 1359872) = 4, the last
+	 * 114688 < the shift: 3 */
+	{"left-step", 2 * MIB + 680448, 2 * MIB, 4 * MIB, 679936, 4096, false,
+	 3},
+	{"left-batch", 2 * MIB + 4096, 2 * MIB, 2 * MIB, 262144, 8192, true, 1},
+	/* no overlap at all: 2 MiB < 2 x the shift: one chain */
+	{"far", 0, 8 * MIB, 2 * MIB, MIB, 4096, false, 1},
 };
 
 static void fill(uint8_t *p, size_t n, uint32_t seed)
@@ -178,6 +192,17 @@ static void test_move(void **state)
 	j.head = ba_file_alloc(m->head);
 	assert_non_null(j.head);
 	memcpy(j.head, orig + m->from, m->head);
+	ba_fix_chains(&j.g);
+	assert_int_equal(j.g.chains, m->chains);
+	if (ba_fix_bound_len(&j.g)) {
+		struct ba_fix_run tmp = {.dev = &dev, .j = &j};
+
+		j.bound = ba_file_alloc(ba_fix_bound_len(&j.g));
+		assert_non_null(j.bound);
+		assert_int_equal(ba_fix_read_bounds(&tmp, m->to > m->from,
+						    m->from, j.bound),
+				 0);
+	}
 	j.st.phase = BA_PH_MOVING;
 	j.st.from = m->from;
 	j.st.to = m->to;
