@@ -88,7 +88,8 @@ static void usage(FILE *out)
 	      "                             (a simulated 512e drive, no I/O)\n"
 	      "     --sim <key=value,...>   the sim engine's drive: physical, offset,\n"
 	      "                             read_us, write_us, rmw_us, noise, seed\n"
-	      "     --svg <file>            write a bar chart of the medians by phase\n"
+	      "     --svg <file>            write a bar chart: the medians by phase, or\n"
+	      "                             the two sides of a comparison test\n"
 	      " -J, --json                  print the result as JSON\n"
 	      " -h, --help                  display this help\n"
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
@@ -650,7 +651,6 @@ int cmd_bench(int argc, char **argv)
 				return usage_error("--sim drive", optarg);
 			break;
 		case OPT_SVG:
-			sweep_only = true;
 			svg = optarg;
 			break;
 		case 'J':
@@ -695,7 +695,7 @@ int cmd_bench(int argc, char **argv)
 	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
 		if (sweep_only) {
 			cli_warnx(
-				"--phase-step, --phases and --svg are for the "
+				"--phase-step and --phases are for the "
 				"phase sweep only");
 			return BLKALIGN_STATUS_USAGE;
 		}
@@ -748,6 +748,18 @@ int cmd_bench(int argc, char **argv)
 			}
 		} else {
 			print_compare(&cmp, stdout);
+		}
+		if (svg) {
+			FILE *f = fopen(svg, "we");
+			int err = f ? cli_bench_compare_svg(&cmp, f) : -errno;
+
+			if (f && fclose(f) == EOF && !err)
+				err = -errno;
+			if (err) {
+				cli_warnx("cannot write '%s': %s", svg,
+					  strerror(-err));
+				status |= BLKALIGN_STATUS_FAILED;
+			}
 		}
 		if (fflush(stdout) == EOF)
 			status |= BLKALIGN_STATUS_FAILED;

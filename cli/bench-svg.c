@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench-svg.c - `blkalign bench --test ... --svg FILE`: the comparison
+ * tests as a picture readable without the table: each side's median
+ * throughput as a bar (whiskers: the slowest and fastest pass), the
+ * request counts and average request size under it when traced, the
+ * model's predicted requests, and the verdict in words.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+static void xml_text(const char *s, FILE *out)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/* The verdict, cut into lines of about @width characters. */
+static void words_lines(const char *w, double x, double y, int width,
+			FILE *out)
+{
+	char line[256];
+	int n = 0, last_space = -1;
+
+	for (const char *p = w; *p; p++) {
+		line[n++] = *p;
+		if (*p == ' ')
+			last_space = n - 1;
+		if (n >= width || n >= (int)sizeof(line) - 1) {
+			int cut = last_space > 0 ? last_space : n;
+
+			line[cut] = '\0';
+			fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">",
+				x, y);
+			xml_text(line, out);
+			fputs("</text>\n", out);
+			y += 14;
+			n -= cut + (last_space > 0 ? 1 : 0);
+			for (int i = 0; i < n; i++)
+				line[i] = line[cut + 1 + i];
+			last_space = -1;
+		}
+	}
+	line[n] = '\0';
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">", x, y);
+	xml_text(line, out);
+	fputs("</text>\n", out);
+}
+
+/**
+ * cli_bench_compare_svg: the comparison @c as an SVG bar chart.
+ */
+int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
+{
+	const double W = 720, H = 420, left = 80, top = 50, plot_h = 220;
+	double ymax = 1, bar_w = 160;
+	char words[1024];
+
+	for (size_t i = 0; i < c->nsides; i++)
+		if (c->sides[i].max_bytes_per_s > ymax)
+			ymax = c->sides[i].max_bytes_per_s;
+	ymax *= 1.15;
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"<text x=\"10\" y=\"22\" font-size=\"15\">",
+		W, H, W, H);
+	xml_text(c->path, out);
+	fprintf(out,
+		": %s, %s %s of %" PRIu32 " bytes, median MiB/s "
+		"(whiskers: slowest and fastest pass)</text>\n",
+		blkalign_bench_test_name(c->test),
+		c->direct ? "direct" : "buffered", c->write ? "writes" : "reads",
+		c->io_size);
+	for (int i = 0; i <= 4; i++) {
+		double y = top + plot_h - plot_h * i / 4;
+
+		fprintf(out,
+			"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n<text x=\"%.0f\" y=\"%.1f\" "
+			"text-anchor=\"end\">%.0f</text>\n",
+			left, y, W - 20, y, left - 6, y + 4,
+			ymax * i / 4 / 1048576.0);
+	}
+	for (size_t i = 0; i < c->nsides; i++) {
+		const struct blkalign_bench_side *s = &c->sides[i];
+		double x = left + 60 + (double)i * (bar_w + 140);
+		double h = plot_h * s->median_bytes_per_s / ymax;
+		double ylo = top + plot_h - plot_h * s->min_bytes_per_s / ymax;
+		double yhi = top + plot_h - plot_h * s->max_bytes_per_s / ymax;
+
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
+			"height=\"%.1f\" fill=\"%s\"/>\n"
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"black\"/>\n"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%.1f MiB/s</text>\n",
+			x, top + plot_h - h, bar_w, h,
+			i ? "#2a9d4b" : "#c2504a", x + bar_w / 2, ylo,
+			x + bar_w / 2, yhi, x + bar_w / 2,
+			top + plot_h - h - 6, s->median_bytes_per_s / 1048576.0);
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
+			x + bar_w / 2, top + plot_h + 18);
+		xml_text(s->label, out);
+		fputs(" ", out);
+		xml_text(s->path, out);
+		fprintf(out,
+			"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
+			"text-anchor=\"middle\">soft block %" PRIu32 "</text>\n",
+			x + bar_w / 2, top + plot_h + 34, s->soft_block_size);
+		if (s->traced)
+			fprintf(out,
+				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
+				"%" PRIu64 " requests, %.0f bytes each</text>\n",
+				x + bar_w / 2, top + plot_h + 50, s->requests,
+				s->request_avg);
+		if (s->model_requests)
+			fprintf(out,
+				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
+				"model: %" PRIu64 " requests</text>\n",
+				x + bar_w / 2, top + plot_h + 66, s->model_requests);
+	}
+	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
+		words_lines(words, 10, top + plot_h + 92, 110, out);
+	fputs("</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
