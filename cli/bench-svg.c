@@ -35,8 +35,7 @@ static void xml_text(const char *s, FILE *out)
 }
 
 /* The verdict, cut into lines of about @width characters. */
-static void words_lines(const char *w, double x, double y, int width,
-			FILE *out)
+static void words_lines(const char *w, double x, double y, int width, FILE *out)
 {
 	char line[256];
 	int n = 0, last_space = -1;
@@ -49,7 +48,8 @@ static void words_lines(const char *w, double x, double y, int width,
 			int cut = last_space > 0 ? last_space : n;
 
 			line[cut] = '\0';
-			fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">",
+			fprintf(out,
+				"<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">",
 				x, y);
 			xml_text(line, out);
 			fputs("</text>\n", out);
@@ -92,8 +92,8 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 		": %s, %s %s of %" PRIu32 " bytes, median MiB/s "
 		"(whiskers: slowest and fastest pass)</text>\n",
 		blkalign_bench_test_name(c->test),
-		c->direct ? "direct" : "buffered", c->write ? "writes" : "reads",
-		c->io_size);
+		c->direct ? "direct" : "buffered",
+		c->write ? "writes" : "reads", c->io_size);
 	for (int i = 0; i <= 4; i++) {
 		double y = top + plot_h - plot_h * i / 4;
 
@@ -120,8 +120,8 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 			"%.1f MiB/s</text>\n",
 			x, top + plot_h - h, bar_w, h,
 			i ? "#2a9d4b" : "#c2504a", x + bar_w / 2, ylo,
-			x + bar_w / 2, yhi, x + bar_w / 2,
-			top + plot_h - h - 6, s->median_bytes_per_s / 1048576.0);
+			x + bar_w / 2, yhi, x + bar_w / 2, top + plot_h - h - 6,
+			s->median_bytes_per_s / 1048576.0);
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
 			x + bar_w / 2, top + plot_h + 18);
@@ -130,19 +130,22 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 		xml_text(s->path, out);
 		fprintf(out,
 			"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
-			"text-anchor=\"middle\">soft block %" PRIu32 "</text>\n",
+			"text-anchor=\"middle\">soft block %" PRIu32
+			"</text>\n",
 			x + bar_w / 2, top + plot_h + 34, s->soft_block_size);
 		if (s->traced)
 			fprintf(out,
 				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-				"%" PRIu64 " requests, %.0f bytes each</text>\n",
+				"%" PRIu64
+				" requests, %.0f bytes each</text>\n",
 				x + bar_w / 2, top + plot_h + 50, s->requests,
 				s->request_avg);
 		if (s->model_requests)
 			fprintf(out,
 				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
 				"model: %" PRIu64 " requests</text>\n",
-				x + bar_w / 2, top + plot_h + 66, s->model_requests);
+				x + bar_w / 2, top + plot_h + 66,
+				s->model_requests);
 	}
 	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
 		words_lines(words, 10, top + plot_h + 92, 110, out);
