@@ -404,20 +404,126 @@ static bool stop_asked(const struct ba_fix_run *r)
 	return r->opts->stop && *r->opts->stop;
 }
 
-/* Step mode: level by level, each recorded, written, flushed. */
+/*
+ * A window of step mode: up to BA_FIX_WINDOW_LEVELS levels, read with
+ * one read per region (its steps in the window are adjacent), written
+ * level by level.
+ */
+struct window {
+	uint32_t nlev, nread;
+	uint32_t npieces[BA_FIX_WINDOW_LEVELS];
+	uint64_t bytes[BA_FIX_WINDOW_LEVELS];
+	struct rjob piece[BA_FIX_WINDOW_LEVELS][BA_FIX_MAX_CHAINS];
+	struct rjob read[BA_FIX_MAX_CHAINS];
+};
+
+/* The window after the bytes @done of each region; @done advanced. */
+static void plan_window(const struct ba_journal *j, uint64_t *done,
+			struct window *w)
+{
+	uint64_t a = piece_align(j), off = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (uint32_t k = 0; k < j->g.chains; k++) {
+		struct ba_fix_state rs = region_state(j, k);
+		uint64_t prel[BA_FIX_WINDOW_LEVELS], plen[BA_FIX_WINDOW_LEVELS];
+		uint64_t lo = UINT64_MAX, hi = 0;
+		uint32_t np = 0;
+
+		while (np < BA_FIX_WINDOW_LEVELS && done[k] < rs.hi - rs.lo) {
+			plen[np] = piece(&rs, done[k], j->g.step, a);
+			prel[np] = step_rel(&rs, done[k], plen[np]);
+			done[k] += plen[np];
+			lo = prel[np] < lo ? prel[np] : lo;
+			hi = prel[np] + plen[np] > hi ? prel[np] + plen[np]
+						      : hi;
+			np++;
+		}
+		if (!np)
+			continue;
+		w->read[w->nread++] = (struct rjob){lo, hi - lo, off};
+		for (uint32_t i = 0; i < np; i++) {
+			w->piece[i][w->npieces[i]++] = (struct rjob){
+				prel[i], plen[i], off + prel[i] - lo};
+			w->bytes[i] += plen[i];
+		}
+		if (np > w->nlev)
+			w->nlev = np;
+		off += hi - lo;
+	}
+}
+
+static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
+{
+	XXH128_hash_t h = XXH3_128bits(buf, (size_t)len);
+
+	return (struct ba_fix_hash){h.low64, h.high64};
+}
+
+/*
+ * After a crash in a window: the levels of it whose every step's
+ * destination holds what that step writes are done (levels land in
+ * order: a flush after each); the move goes on from the first other.
+ */
+static int settle(struct ba_fix_run *r, const uint64_t *done)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t d[BA_FIX_MAX_CHAINS];
+	struct window *w = calloc(1, sizeof(*w));
+	uint8_t *tmp = ba_file_alloc(j->g.step);
+	uint32_t h = 0;
+	int rc = 0;
+
+	if (!w || !tmp) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memcpy(d, done, sizeof(d));
+	plan_window(j, d, w);
+	for (uint32_t l = 0; l < st->nlev && l < w->nlev && !rc; l++) {
+		bool all = true;
+
+		for (uint32_t i = 0; i < w->npieces[l] && all; i++) {
+			const struct rjob *p = &w->piece[l][i];
+			struct ba_fix_hash x;
+
+			rc = ba_file_read(r->dev, tmp, (size_t)p->len,
+					  st->to + p->rel);
+			if (rc || h >= st->nhash)
+				break;
+			x = hash_of(tmp, p->len);
+			all = x.lo == st->hash[h].lo && x.hi == st->hash[h].hi;
+			h++;
+		}
+		if (rc || !all)
+			break;
+		st->level++;
+		r->moved += w->bytes[l];
+	}
+out:
+	st->nhash = 0;
+	st->nlev = 0;
+	free(w);
+	free(tmp);
+	return rc;
+}
+
+/* Step mode: window by window (one journal record), level by level
+ * (one flush). */
 static int move_chains(struct ba_fix_run *r)
 {
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
-	uint64_t done[BA_FIX_MAX_CHAINS] = {0}, next[BA_FIX_MAX_CHAINS];
-	uint64_t lvl = j->g.step * j->g.chains, bytes, nbytes = 0;
-	struct rjob job[BA_FIX_MAX_CHAINS], njob[BA_FIX_MAX_CHAINS];
+	uint64_t done[BA_FIX_MAX_CHAINS] = {0}, bytes;
+	uint64_t wsize = j->g.step * j->g.chains * BA_FIX_WINDOW_LEVELS;
+	struct rjob job[BA_FIX_MAX_CHAINS];
+	struct window *win = calloc(2, sizeof(*win));
 	struct reader rd;
-	uint8_t *buf[2] = {ba_file_alloc(lvl), ba_file_alloc(lvl)};
-	uint32_t n, nn = 0;
+	uint8_t *buf[2] = {ba_file_alloc(wsize), ba_file_alloc(wsize)};
 	int rc = 0, k = 0;
 
-	if (!buf[0] || !buf[1] || j->g.chains > BA_FIX_MAX_CHAINS) {
+	if (!win || !buf[0] || !buf[1] || j->g.chains > BA_FIX_MAX_CHAINS) {
 		rc = -ENOMEM;
 		goto out_free;
 	}
@@ -425,9 +531,17 @@ static int move_chains(struct ba_fix_run *r)
 	for (uint64_t l = 0; l < st->level; l++)
 		if (!level_jobs(j, done, job, &bytes))
 			break;
-	memcpy(next, done, sizeof(done));
-	n = level_jobs(j, next, job, &bytes);
-	if (!n)
+	if (st->nhash) {
+		uint64_t l0 = st->level;
+
+		rc = settle(r, done);
+		if (rc)
+			goto out_free;
+		for (uint64_t l = l0; l < st->level; l++)
+			level_jobs(j, done, job, &bytes);
+	}
+	plan_window(j, done, &win[0]);
+	if (!win[0].nread)
 		goto out_free;
 	reader_init(&rd, r);
 	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
@@ -435,39 +549,63 @@ static int move_chains(struct ba_fix_run *r)
 		rc = -EAGAIN;
 		goto out_free;
 	}
-	reader_start(&rd, buf[0], job, n);
-	while (n) {
+	reader_start(&rd, buf[0], win[0].read, win[0].nread);
+	while (win[k].nread) {
+		struct window *w = &win[k];
+		uint32_t h = 0;
+
 		rc = reader_wait(&rd);
 		if (rc)
 			break;
-		memcpy(done, next, sizeof(done));
-		nn = level_jobs(j, next, njob, &nbytes);
-		if (nn)
-			reader_start(&rd, buf[k ^ 1], njob, nn);
-		rc = ba_journal_record(j, NULL); /* st->level in flight */
-		for (uint32_t i = 0; i < n && !rc; i++)
-			rc = write_dst(r, buf[k] + job[i].off, job[i].rel,
-				       job[i].len);
-		if (!rc)
-			rc = ba_file_flush(r->dev);
+		plan_window(j, done, &win[k ^ 1]);
+		if (win[k ^ 1].nread)
+			reader_start(&rd, buf[k ^ 1], win[k ^ 1].read,
+				     win[k ^ 1].nread);
+		/* what each step writes: the head hidden; its hash */
+		for (uint32_t l = 0; l < w->nlev; l++)
+			for (uint32_t i = 0; i < w->npieces[l]; i++) {
+				const struct rjob *p = &w->piece[l][i];
+
+				ba_fix_hide_head(&j->g, buf[k] + p->off, p->rel,
+						 p->len);
+				st->hash[h++] =
+					hash_of(buf[k] + p->off, p->len);
+			}
+		st->nlev = w->nlev;
+		st->nhash = h;
+		rc = ba_journal_record(j, NULL); /* the window in flight */
+		for (uint32_t l = 0; l < w->nlev && !rc; l++) {
+			for (uint32_t i = 0; i < w->npieces[l] && !rc; i++) {
+				const struct rjob *p = &w->piece[l][i];
+
+				rc = write_dst(r, buf[k] + p->off, p->rel,
+					       p->len);
+			}
+			if (!rc)
+				rc = ba_file_flush(r->dev);
+			if (rc)
+				break;
+			st->level++;
+			progress(r, w->bytes[l]);
+			if (stop_asked(r) &&
+			    (l + 1 < w->nlev || win[k ^ 1].nread)) {
+				st->nhash = 0;
+				st->nlev = 0;
+				rc = ba_journal_record(j, NULL);
+				rc = rc ? rc : -EINTR;
+			}
+		}
 		if (rc)
 			break;
-		st->level++;
-		progress(r, bytes);
-		if (nn && stop_asked(r)) {
-			rc = ba_journal_record(j, NULL);
-			rc = rc ? rc : -EINTR;
-			break;
-		}
-		memcpy(job, njob, nn * sizeof(*job));
-		n = nn;
-		bytes = nbytes;
 		k ^= 1;
 	}
+	st->nhash = 0;
+	st->nlev = 0;
 	reader_wait(&rd);
 	reader_stop(&rd);
 	reader_destroy(&rd);
 out_free:
+	free(win);
 	free(buf[0]);
 	free(buf[1]);
 	return rc;

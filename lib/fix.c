@@ -573,13 +573,14 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 
 		fill_result(res, &j->g, &none);
 		if (j->g.new_start != j->g.old_start)
-			snprintf(res->message, sizeof(res->message),
-				 "would copy %llu bytes in %s mode: %u region%s "
-				 "side by side, steps of %llu bytes",
-				 (unsigned long long)j->g.len,
-				 j->g.batch ? "batch" : "step", j->g.chains,
-				 j->g.chains == 1 ? "" : "s",
-				 (unsigned long long)j->g.step);
+			snprintf(
+				res->message, sizeof(res->message),
+				"would copy %llu bytes in %s mode: %u region%s "
+				"side by side, steps of %llu bytes",
+				(unsigned long long)j->g.len,
+				j->g.batch ? "batch" : "step", j->g.chains,
+				j->g.chains == 1 ? "" : "s",
+				(unsigned long long)j->g.step);
 		goto out_j;
 	}
 	rc = open_target(&dev, d->path, o->journal, res);

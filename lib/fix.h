@@ -43,8 +43,9 @@ void *ba_file_alloc(size_t len);
 uint64_t ba_fix_writes(void);
 uint64_t ba_fix_flushes(void);
 
-/* Step mode: at most this many chains (fix-move.c). */
-#define BA_FIX_MAX_CHAINS 64
+/* Step mode: at most this many chains, this many levels a window. */
+#define BA_FIX_MAX_CHAINS    64
+#define BA_FIX_WINDOW_LEVELS 2
 
 /* Journal phases (docs/fix.md, "The journal"). */
 enum ba_fix_phase {
@@ -98,6 +99,12 @@ struct ba_fix_state {
 	uint64_t inflight;  /* batch mode: bytes of the batch in the journal */
 	uint64_t data_hash; /* batch mode: XXH3-64 of those bytes */
 	uint64_t level;	    /* step mode: levels done (a step per region) */
+	/* step mode: a window of nlev levels in flight from level, with the
+	 * XXH3-128 of each of its steps (level-major) */
+	uint32_t nlev, nhash;
+	struct ba_fix_hash {
+		uint64_t lo, hi;
+	} hash[BA_FIX_WINDOW_LEVELS * BA_FIX_MAX_CHAINS];
 	uint64_t rb_bound_hash; /* rollback: XXH3-64 of its boundaries */
 };
 

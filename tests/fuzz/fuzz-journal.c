@@ -72,6 +72,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(st->lo <= st->hi && st->hi <= g->len &&
 			   st->done <= st->hi - st->lo);
 		FUZZ_CHECK(g->chains >= 1 && g->chains <= BA_FIX_MAX_CHAINS);
+		FUZZ_CHECK(st->nlev <= BA_FIX_WINDOW_LEVELS &&
+			   st->nhash <=
+				   BA_FIX_WINDOW_LEVELS * BA_FIX_MAX_CHAINS);
 		FUZZ_CHECK(g->chains == 1 ||
 			   (uint64_t)(g->chains - 1) * g->region <= g->len);
 		FUZZ_CHECK(!st->inflight ||
