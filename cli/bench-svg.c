@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * bench-svg.c - `blkalign bench --test ... --svg FILE`: the comparison
- * tests as a picture readable without the table: each side's median
- * throughput as a bar (whiskers: the slowest and fastest pass), the
- * request counts and average request size under it when traced, the
- * model's predicted requests, and the verdict in words.
+ * bench-svg.c - `blkalign bench --svg FILE`, pictures readable without
+ * the table: the phase sweep's median latency by phase, and the
+ * comparison tests' two sides (each side's median throughput as a bar,
+ * whiskers the slowest and fastest pass, the request counts and average
+ * request size under it when traced, the model's predicted requests),
+ * each with the verdict in words.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "cli.h"
+
+/* A latency for people: "870.0us", "1.90ms", "69.0ms". */
+void cli_bench_latency(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 10000000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+}
 
 static void xml_text(const char *s, FILE *out)
 {
@@ -150,5 +162,90 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
 		words_lines(words, 10, top + plot_h + 92, 110, out);
 	fputs("</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/*
+ * A bar per phase: the median, the IQR as a whisker, the fast phases of
+ * a penalty verdict in another colour; the verdict as the caption.
+ */
+int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
+{
+	const double W = 720, H = 400, left = 70, right = 20, top = 50,
+		     bottom = 90;
+	double plot_w = W - left - right, plot_h = H - top - bottom, bar_w;
+	uint64_t ymax = 1;
+	char words[512], lab[24];
+
+	for (uint32_t k = 0; k < r->nphases; k++)
+		if (r->phases[k].p75_ns > ymax)
+			ymax = r->phases[k].p75_ns;
+	ymax += ymax / 10;
+	bar_w = plot_w / (r->nphases ? r->nphases : 1);
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		W, H, W, H);
+	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
+	xml_text(r->path ? r->path : "-", out);
+	fprintf(out,
+		": median %s latency of %" PRIu32 "-byte I/O by phase "
+		"(whiskers: 25th-75th percentile)</text>\n",
+		r->write ? "write" : "read", r->io_size);
+	/* gridlines with their latency labels */
+	for (int i = 0; i <= 4; i++) {
+		double y = top + plot_h - plot_h * i / 4;
+
+		cli_bench_latency(ymax * (uint64_t)i / 4, lab, sizeof(lab));
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
+			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			left, y, W - right, y, left - 6, y + 4, lab);
+	}
+	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
+		const struct blkalign_bench_phase *p = &r->phases[k];
+		double x = left + bar_w * k + bar_w * 0.15, w = bar_w * 0.7;
+		double h = plot_h * (double)p->median_ns / (double)ymax;
+		double y25 = top + plot_h - plot_h * (double)p->p25_ns / ymax;
+		double y75 = top + plot_h - plot_h * (double)p->p75_ns / ymax;
+		bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
+
+		cli_bench_latency(p->median_ns, lab, sizeof(lab));
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
+			": %s</title></rect>\n",
+			x, top + plot_h - h, w, h, fast ? "#2a9d4b" : "#4a78c2",
+			k, lab);
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"black\"/>\n",
+			x + w / 2, y25, x + w / 2, y75);
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%s</text>\n",
+			x + w / 2, top + plot_h - h - 4, lab);
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"%" PRIu32 " (%" PRIu64 ")</text>\n",
+			x + w / 2, top + plot_h + 16, k, p->offset);
+	}
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"black\"/>\n",
+		left, top + plot_h, W - right, top + plot_h);
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"phase (offset in bytes)</text>\n",
+		left + plot_w / 2, top + plot_h + 34);
+	blkalign_bench_verdict_text(r, words, sizeof(words));
+	fputs("<text x=\"10\" y=\"", out);
+	fprintf(out, "%.0f\" font-size=\"11\">", H - 24);
+	xml_text(words, out);
+	fputs("</text>\n</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -51,6 +51,9 @@ struct cli_topo {
 int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 
+/* bench's pictures and latencies (bench-svg.c). */
+void cli_bench_latency(uint64_t ns, char *buf, size_t len);
+int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out);
 int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out);
 
 void print_report_text(const struct blkalign_report *r, FILE *out,

@@ -132,16 +132,6 @@ static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
 	return 0;
 }
 
-static void hlat(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 10000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-}
-
 static void print_table(const struct blkalign_bench_result *r, FILE *out)
 {
 	char words[512];
@@ -174,10 +164,10 @@ static void print_table(const struct blkalign_bench_result *r, FILE *out)
 		const struct blkalign_bench_phase *p = &r->phases[k];
 		char med[24], iq[24], mn[24], mx[24];
 
-		hlat(p->median_ns, med, sizeof(med));
-		hlat(p->p75_ns - p->p25_ns, iq, sizeof(iq));
-		hlat(p->min_ns, mn, sizeof(mn));
-		hlat(p->max_ns, mx, sizeof(mx));
+		cli_bench_latency(p->median_ns, med, sizeof(med));
+		cli_bench_latency(p->p75_ns - p->p25_ns, iq, sizeof(iq));
+		cli_bench_latency(p->min_ns, mn, sizeof(mn));
+		cli_bench_latency(p->max_ns, mx, sizeof(mx));
 		fprintf(out,
 			"  %5" PRIu32 " %7" PRIu64
 			" %9s %9s %9s %9s %6.2fx%s\n",
@@ -188,113 +178,6 @@ static void print_table(const struct blkalign_bench_result *r, FILE *out)
 	}
 	blkalign_bench_verdict_text(r, words, sizeof(words));
 	fprintf(out, "\n%s\n", words);
-}
-
-static void xml_escaped(const char *s, FILE *out)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
-	}
-}
-
-/*
- * A bar per phase: the median, the IQR as a whisker, the fast phases of
- * a penalty verdict in another colour; the verdict as the caption.
- */
-static int write_svg(const struct blkalign_bench_result *r, FILE *out)
-{
-	const double W = 720, H = 400, left = 70, right = 20, top = 50,
-		     bottom = 90;
-	double plot_w = W - left - right, plot_h = H - top - bottom, bar_w;
-	uint64_t ymax = 1;
-	char words[512], lab[24];
-
-	for (uint32_t k = 0; k < r->nphases; k++)
-		if (r->phases[k].p75_ns > ymax)
-			ymax = r->phases[k].p75_ns;
-	ymax += ymax / 10;
-	bar_w = plot_w / (r->nphases ? r->nphases : 1);
-	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		W, H, W, H);
-	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
-	xml_escaped(r->path ? r->path : "-", out);
-	fprintf(out,
-		": median %s latency of %" PRIu32 "-byte I/O by phase "
-		"(whiskers: 25th-75th percentile)</text>\n",
-		r->write ? "write" : "read", r->io_size);
-	/* gridlines with their latency labels */
-	for (int i = 0; i <= 4; i++) {
-		double y = top + plot_h - plot_h * i / 4;
-
-		hlat(ymax * (uint64_t)i / 4, lab, sizeof(lab));
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			left, y, W - right, y, left - 6, y + 4, lab);
-	}
-	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
-		const struct blkalign_bench_phase *p = &r->phases[k];
-		double x = left + bar_w * k + bar_w * 0.15, w = bar_w * 0.7;
-		double h = plot_h * (double)p->median_ns / (double)ymax;
-		double y25 = top + plot_h - plot_h * (double)p->p25_ns / ymax;
-		double y75 = top + plot_h - plot_h * (double)p->p75_ns / ymax;
-		bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
-
-		hlat(p->median_ns, lab, sizeof(lab));
-		fprintf(out,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
-			": %s</title></rect>\n",
-			x, top + plot_h - h, w, h, fast ? "#2a9d4b" : "#4a78c2",
-			k, lab);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"black\"/>\n",
-			x + w / 2, y25, x + w / 2, y75);
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%s</text>\n",
-			x + w / 2, top + plot_h - h - 4, lab);
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%" PRIu32 " (%" PRIu64 ")</text>\n",
-			x + w / 2, top + plot_h + 16, k, p->offset);
-	}
-	fprintf(out,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n",
-		left, top + plot_h, W - right, top + plot_h);
-	fprintf(out,
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"phase (offset in bytes)</text>\n",
-		left + plot_w / 2, top + plot_h + 34);
-	blkalign_bench_verdict_text(r, words, sizeof(words));
-	fputs("<text x=\"10\" y=\"", out);
-	fprintf(out, "%.0f\" font-size=\"11\">", H - 24);
-	xml_escaped(words, out);
-	fputs("</text>\n</svg>\n", out);
-	return ferror(out) ? -EIO : 0;
 }
 
 /* --sim physical=4096,offset=3584,rmw_us=4000,noise=0.05 */
@@ -534,6 +417,17 @@ static void report_error(int rc, const char *path,
 	}
 }
 
+/* Close the SVG file @f written to @path; @err: the writer's result. */
+static unsigned int svg_close(const char *path, FILE *f, int err)
+{
+	if (f && fclose(f) == EOF && !err)
+		err = -errno;
+	if (!err)
+		return 0;
+	cli_warnx("cannot write '%s': %s", path, strerror(-err));
+	return BLKALIGN_STATUS_FAILED;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -694,9 +588,8 @@ int cmd_bench(int argc, char **argv)
 
 	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
 		if (sweep_only) {
-			cli_warnx(
-				"--phase-step and --phases are for the "
-				"phase sweep only");
+			cli_warnx("--phase-step and --phases are for the "
+				  "phase sweep only");
 			return BLKALIGN_STATUS_USAGE;
 		}
 		if (!path) {
@@ -751,15 +644,10 @@ int cmd_bench(int argc, char **argv)
 		}
 		if (svg) {
 			FILE *f = fopen(svg, "we");
-			int err = f ? cli_bench_compare_svg(&cmp, f) : -errno;
 
-			if (f && fclose(f) == EOF && !err)
-				err = -errno;
-			if (err) {
-				cli_warnx("cannot write '%s': %s", svg,
-					  strerror(-err));
-				status |= BLKALIGN_STATUS_FAILED;
-			}
+			status |= svg_close(svg, f,
+					    f ? cli_bench_compare_svg(&cmp, f)
+					      : -errno);
 		}
 		if (fflush(stdout) == EOF)
 			status |= BLKALIGN_STATUS_FAILED;
@@ -785,14 +673,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (svg) {
 		FILE *f = fopen(svg, "we");
-		int err = f ? write_svg(&r, f) : -errno;
 
-		if (f && fclose(f) == EOF && !err)
-			err = -errno;
-		if (err) {
-			cli_warnx("cannot write '%s': %s", svg, strerror(-err));
-			status |= BLKALIGN_STATUS_FAILED;
-		}
+		status |= svg_close(svg, f,
+				    f ? cli_bench_sweep_svg(&r, f) : -errno);
 	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;
