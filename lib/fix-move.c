@@ -340,32 +340,17 @@ static struct ba_fix_state region_state(const struct ba_journal *j, uint32_t k)
 	return rs;
 }
 
-/*
- * The pieces of level @level: one per region that still has bytes, each
- * region's @done advanced.  Returns the number of pieces.
- */
-static uint32_t level_jobs(const struct ba_journal *j, uint64_t *done,
-			   struct rjob *job, uint64_t *bytes)
+/* Each region's bytes done, @done, after @n more levels (a step each). */
+static void advance(const struct ba_journal *j, uint64_t *done, uint64_t n)
 {
-	uint64_t a = piece_align(j), off = 0;
-	uint32_t n = 0;
+	uint64_t a = piece_align(j);
 
 	for (uint32_t k = 0; k < j->g.chains; k++) {
 		struct ba_fix_state rs = region_state(j, k);
-		uint64_t w;
 
-		if (done[k] >= rs.hi - rs.lo)
-			continue;
-		w = piece(&rs, done[k], j->g.step, a);
-		job[n].rel = step_rel(&rs, done[k], w);
-		job[n].len = w;
-		job[n].off = off;
-		off += w;
-		done[k] += w;
-		n++;
+		for (uint64_t l = 0; l < n && done[k] < rs.hi - rs.lo; l++)
+			done[k] += piece(&rs, done[k], j->g.step, a);
 	}
-	*bytes = off;
-	return n;
 }
 
 static void reader_init(struct reader *rd, struct ba_fix_run *r)
@@ -515,9 +500,8 @@ static int move_chains(struct ba_fix_run *r)
 {
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
-	uint64_t done[BA_FIX_MAX_CHAINS] = {0}, bytes;
+	uint64_t done[BA_FIX_MAX_CHAINS] = {0};
 	uint64_t wsize = j->g.step * j->g.chains * BA_FIX_WINDOW_LEVELS;
-	struct rjob job[BA_FIX_MAX_CHAINS];
 	struct window *win = calloc(2, sizeof(*win));
 	struct reader rd;
 	uint8_t *buf[2] = {ba_file_alloc(wsize), ba_file_alloc(wsize)};
@@ -528,17 +512,14 @@ static int move_chains(struct ba_fix_run *r)
 		goto out_free;
 	}
 	/* where each region stands after the levels done */
-	for (uint64_t l = 0; l < st->level; l++)
-		if (!level_jobs(j, done, job, &bytes))
-			break;
+	advance(j, done, st->level);
 	if (st->nhash) {
 		uint64_t l0 = st->level;
 
 		rc = settle(r, done);
 		if (rc)
 			goto out_free;
-		for (uint64_t l = l0; l < st->level; l++)
-			level_jobs(j, done, job, &bytes);
+		advance(j, done, st->level - l0);
 	}
 	plan_window(j, done, &win[0]);
 	if (!win[0].nread)
