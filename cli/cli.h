@@ -22,6 +22,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 
 void cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_log_to_stderr(void *data, const char *msg);
 int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 bool cli_use_color(const char *when);
@@ -50,6 +51,13 @@ struct cli_topo {
 
 int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
+
+/* plan and fix: one disk audited and planned (plan-audit.c). */
+struct blkalign_plan *cli_audit_plan(const struct cli_topo *topo,
+				     const char *sysroot, const char *path,
+				     const char *cmd, struct blkalign_ctx **ctxp,
+				     struct blkalign_report **repp,
+				     unsigned int *status);
 
 /* bench's pictures and latencies (bench-svg.c). */
 void cli_bench_latency(uint64_t ns, char *buf, size_t len);

@@ -56,12 +56,6 @@ static void list_codes(void)
 		       blkalign_severity_name(c->severity), c->summary);
 }
 
-static void log_to_stderr(void *data, const char *msg)
-{
-	(void)data;
-	cli_warnx("%s", msg);
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -119,7 +113,7 @@ int cmd_check(int argc, char **argv)
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;
 	}
-	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
 	if (cli_topo_apply(&topo, ctx)) {
 		status = BLKALIGN_STATUS_USAGE;
 		goto out;

@@ -379,12 +379,6 @@ static void print_model(const struct blkalign_model *m, FILE *out)
 	fputc('\n', out);
 }
 
-static void log_to_stderr(void *data, const char *msg)
-{
-	(void)data;
-	cli_warnx("%s", msg);
-}
-
 struct target_layers {
 	size_t n;
 	struct blkalign_model_layer *l;
@@ -632,7 +626,7 @@ int cmd_model(int argc, char **argv)
 			status = BLKALIGN_STATUS_FAILED;
 			goto out;
 		}
-		blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+		blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
 		if (cli_topo_apply(&o.topo, ctx)) {
 			status = BLKALIGN_STATUS_USAGE;
 			goto out;

@@ -276,12 +276,6 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 	return rc;
 }
 
-static void log_to_stderr(void *data, const char *msg)
-{
-	(void)data;
-	cli_warnx("%s", msg);
-}
-
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -392,7 +386,7 @@ int cmd_trace(int argc, char **argv)
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;
 	}
-	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
+	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
 	if (raw) {
 		topts.raw = fopen(raw, "we");
 		if (!topts.raw) {

@@ -59,6 +59,13 @@ void cli_warnx(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The library's log function for every command: its messages as warnings. */
+void cli_log_to_stderr(void *data, const char *msg)
+{
+	(void)data;
+	cli_warnx("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
