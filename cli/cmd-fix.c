@@ -232,52 +232,6 @@ static int status_of(int rc)
 	}
 }
 
-static void log_to_stderr(void *data, const char *msg)
-{
-	(void)data;
-	cli_warnx("%s", msg);
-}
-
-/* Audit @path and plan it; NULL (with a message) when it cannot be. */
-static struct blkalign_plan *audit_plan(const struct cli_topo *topo,
-					const char *path,
-					struct blkalign_ctx **ctxp,
-					struct blkalign_report **repp)
-{
-	const struct blkalign_device *d;
-	struct blkalign_plan *plan = NULL;
-
-	*ctxp = blkalign_new_ctx();
-	if (!*ctxp)
-		return NULL;
-	blkalign_ctx_set_log_fn(*ctxp, log_to_stderr, NULL);
-	if (cli_topo_apply(topo, *ctxp))
-		return NULL;
-	*repp = blkalign_new_report(*ctxp);
-	if (!*repp || blkalign_check_path(*repp, path) == -ENOMEM ||
-	    blkalign_report_ndevices(*repp) != 1) {
-		cli_warnx("cannot audit '%s'", path);
-		return NULL;
-	}
-	d = blkalign_report_device(*repp, 0);
-	for (size_t k = 0; k < d->nproblems; k++)
-		cli_warnx("%s: %s", d->path, d->problems[k]);
-	if (d->failed)
-		return NULL;
-	if (!d->scheme ||
-	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
-		cli_warnx("'%s': fix needs a dos or GPT partition table on a "
-			  "whole disk or image",
-			  d->path);
-		return NULL;
-	}
-	if (blkalign_plan_new(d, &plan)) {
-		cli_warnx("cannot plan '%s'", d->path);
-		return NULL;
-	}
-	return plan;
-}
-
 static void release(struct blkalign_plan **plan, struct blkalign_report **rep,
 		    struct blkalign_ctx **ctx)
 {
@@ -359,8 +313,9 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 	for (int round = 0; round < MAX_ROUNDS && *nout < MAX_ROUNDS; round++) {
 		struct blkalign_ctx *ctx = NULL;
 		struct blkalign_report *rep = NULL;
-		struct blkalign_plan *plan =
-			audit_plan(topo, target, &ctx, &rep);
+		unsigned int astatus = 0; /* fix: any audit failure is a 4 */
+		struct blkalign_plan *plan = cli_audit_plan(
+			topo, NULL, target, "fix", &ctx, &rep, &astatus);
 		const struct blkalign_plan_part *pp = NULL;
 		struct outcome *o;
 

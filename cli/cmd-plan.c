@@ -57,12 +57,6 @@ static void usage(FILE *out)
 	      out);
 }
 
-static void log_to_stderr(void *data, const char *msg)
-{
-	(void)data;
-	cli_warnx("%s", msg);
-}
-
 /* "+1985 sectors, +1016320 bytes" */
 static void print_delta(FILE *out, uint64_t from, uint64_t to, uint64_t lss)
 {
@@ -171,7 +165,6 @@ int cmd_plan(int argc, char **argv)
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
-	const struct blkalign_device *d;
 	const char *sysroot = NULL;
 	uint64_t tput = DEFAULT_THROUGHPUT;
 	unsigned int status = 0;
@@ -230,53 +223,10 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 
-	ctx = blkalign_new_ctx();
-	if (!ctx) {
-		cli_warnx("out of memory");
-		return BLKALIGN_STATUS_FAILED;
-	}
-	blkalign_ctx_set_log_fn(ctx, log_to_stderr, NULL);
-	if (cli_topo_apply(&topo, ctx)) {
-		status = BLKALIGN_STATUS_USAGE;
+	plan = cli_audit_plan(&topo, sysroot, argv[optind], "plan", &ctx,
+			      &report, &status);
+	if (!plan)
 		goto out;
-	}
-	if (sysroot && blkalign_ctx_set_sysroot(ctx, sysroot)) {
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	report = blkalign_new_report(ctx);
-	if (!report) {
-		cli_warnx("out of memory");
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	rc = blkalign_check_path(report, argv[optind]);
-	if (rc == -ENOMEM || blkalign_report_ndevices(report) != 1) {
-		cli_warnx("cannot audit '%s'", argv[optind]);
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	d = blkalign_report_device(report, 0);
-	for (size_t k = 0; k < d->nproblems; k++)
-		cli_warnx("%s: %s", d->path, d->problems[k]);
-	if (d->failed) {
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	status |= blkalign_report_status(report) & BLKALIGN_STATUS_INCOMPLETE;
-	if (!d->scheme ||
-	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
-		cli_warnx("'%s': plan needs a dos or GPT partition table on "
-			  "a whole disk or image", d->path);
-		status |= BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	rc = blkalign_plan_new(d, &plan);
-	if (rc) {
-		cli_warnx("cannot plan '%s': %s", d->path, strerror(-rc));
-		status |= BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
 	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);
 	if (status & BLKALIGN_STATUS_USAGE)
 		goto out;

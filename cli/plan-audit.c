@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * plan-audit.c - what `plan` and `fix` start from: one image or whole
+ * disk audited like `check` (same library call, same topology options),
+ * with a dos or GPT table, and its realignment plan.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+/**
+ * cli_audit_plan: audit @path for the command @cmd and plan it.  Returns
+ * the plan, or NULL having said why; @status gets the exit bits (16 for
+ * bad topology options, 4 when it cannot be audited or planned, 2 when
+ * something could not be read).  The caller frees *ctxp and *repp.
+ */
+struct blkalign_plan *
+cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
+	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,
+	       struct blkalign_report **repp, unsigned int *status)
+{
+	const struct blkalign_device *d;
+	struct blkalign_plan *plan = NULL;
+	int rc;
+
+	*repp = NULL;
+	*ctxp = blkalign_new_ctx();
+	if (!*ctxp) {
+		cli_warnx("out of memory");
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	blkalign_ctx_set_log_fn(*ctxp, cli_log_to_stderr, NULL);
+	if (cli_topo_apply(topo, *ctxp)) {
+		*status |= BLKALIGN_STATUS_USAGE;
+		return NULL;
+	}
+	if (sysroot && blkalign_ctx_set_sysroot(*ctxp, sysroot)) {
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	*repp = blkalign_new_report(*ctxp);
+	if (!*repp) {
+		cli_warnx("out of memory");
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	rc = blkalign_check_path(*repp, path);
+	if (rc == -ENOMEM || blkalign_report_ndevices(*repp) != 1) {
+		cli_warnx("cannot audit '%s'", path);
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	d = blkalign_report_device(*repp, 0);
+	for (size_t k = 0; k < d->nproblems; k++)
+		cli_warnx("%s: %s", d->path, d->problems[k]);
+	if (d->failed) {
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	*status |= blkalign_report_status(*repp) & BLKALIGN_STATUS_INCOMPLETE;
+	if (!d->scheme ||
+	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
+		cli_warnx("'%s': %s needs a dos or GPT partition table on a "
+			  "whole disk or image",
+			  d->path, cmd);
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	rc = blkalign_plan_new(d, &plan);
+	if (rc) {
+		cli_warnx("cannot plan '%s': %s", d->path, strerror(-rc));
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
+	return plan;
+}
