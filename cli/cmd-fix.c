@@ -267,28 +267,6 @@ static bool interrupted(const struct blkalign_device *d)
 	return false;
 }
 
-/* The journal may not be the target, nor anything but a regular file. */
-static bool journal_is_wrong(const char *journal, const char *target)
-{
-	struct stat js, ts;
-
-	if (stat(journal, &js))
-		return false;
-	if (!stat(target, &ts) &&
-	    ((js.st_dev == ts.st_dev && js.st_ino == ts.st_ino) ||
-	     (S_ISBLK(js.st_mode) && js.st_rdev == ts.st_rdev))) {
-		cli_warnx("the journal '%s' is the target itself: put it on "
-			  "another disk",
-			  journal);
-		return true;
-	}
-	if (!S_ISREG(js.st_mode)) {
-		cli_warnx("the journal '%s' is not a regular file", journal);
-		return true;
-	}
-	return false;
-}
-
 static const char *default_journal(const char *target, char *buf, size_t len)
 {
 	char tmp[4096];
@@ -402,7 +380,7 @@ int cmd_fix(int argc, char **argv)
 	struct cli_topo topo = {0};
 	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
 	struct sigaction sa = {0};
-	char jbuf[4096];
+	char jbuf[4096], jmsg[512];
 	const char *target;
 	bool yes = false, resume = false, rollback = false, json = false;
 	size_t nout = 0;
@@ -501,13 +479,10 @@ int cmd_fix(int argc, char **argv)
 	    !strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))
 		(void)mkdir(JOURNAL_DIR, 0700);
 
-	if (journal_is_wrong(fo.journal, target))
-		return BLKALIGN_STATUS_FAILED;
-	if (!resume && !rollback && !access(fo.journal, F_OK)) {
-		cli_warnx("a journal '%s' exists: an earlier fix was "
-			  "interrupted; finish it with '--resume' or undo it "
-			  "with '--rollback'",
-			  fo.journal);
+	/* before planning: an interrupted fix's disk does not plan as it is */
+	rc = blkalign_fix_check_journal(target, fo.journal, jmsg, sizeof(jmsg));
+	if (rc == -EINVAL || (rc == -EEXIST && !resume && !rollback)) {
+		cli_warnx("%s", jmsg);
 		return BLKALIGN_STATUS_FAILED;
 	}
 	if (resume || rollback) {

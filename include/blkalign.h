@@ -512,6 +512,8 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 int blkalign_fix_resume(const char *target, bool rollback,
 			const struct blkalign_fix_opts *o,
 			struct blkalign_fix_result *res);
+int blkalign_fix_check_journal(const char *target, const char *journal,
+			       char *msg, size_t len);
 uint64_t blkalign_fix_io_writes(void);
 uint64_t blkalign_fix_io_flushes(void);
 

@@ -221,9 +221,14 @@ static int write_head(struct ba_file *f, const struct ba_journal *j,
 	return rc;
 }
 
-/* The journal must be a regular file (or not exist yet), not the target. */
-static int check_journal_path(const char *target, const char *journal,
-			      struct blkalign_fix_result *res)
+/**
+ * blkalign_fix_check_journal: may @journal serve a new fix of @target?
+ * Returns 0; -EINVAL when it is the target itself or not a regular file;
+ * -EEXIST when it exists (an earlier fix was interrupted).  @msg says
+ * which.
+ */
+int blkalign_fix_check_journal(const char *target, const char *journal,
+			       char *msg, size_t len)
 {
 	struct stat js, ts;
 
@@ -233,17 +238,23 @@ static int check_journal_path(const char *target, const char *journal,
 	    ((S_ISREG(ts.st_mode) && js.st_dev == ts.st_dev &&
 	      js.st_ino == ts.st_ino) ||
 	     (S_ISBLK(ts.st_mode) && S_ISBLK(js.st_mode) &&
-	      js.st_rdev == ts.st_rdev)))
-		return fail(res, -EINVAL,
-			    "the journal '%s' is the target "
-			    "itself: put it on another disk",
-			    journal);
-	if (!S_ISREG(js.st_mode))
-		return fail(res, -EINVAL,
-			    "the journal '%s' is not a regular "
-			    "file",
-			    journal);
-	return 0;
+	      js.st_rdev == ts.st_rdev))) {
+		snprintf(msg, len,
+			 "the journal '%s' is the target itself: put it on "
+			 "another disk",
+			 journal);
+		return -EINVAL;
+	}
+	if (!S_ISREG(js.st_mode)) {
+		snprintf(msg, len, "the journal '%s' is not a regular file",
+			 journal);
+		return -EINVAL;
+	}
+	snprintf(msg, len,
+		 "a journal '%s' exists: an earlier fix was interrupted; "
+		 "finish it with '--resume' or undo it with '--rollback'",
+		 journal);
+	return -EEXIST;
 }
 
 static void set_move(struct ba_fix_state *st, uint64_t from, uint64_t to,
@@ -557,17 +568,10 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 	rc = make_geom(d, pp, o, &j->g, res);
 	if (rc)
 		goto out_j;
-	rc = check_journal_path(d->path, o->journal, res);
+	rc = blkalign_fix_check_journal(d->path, o->journal, res->message,
+					sizeof(res->message));
 	if (rc)
 		goto out_j;
-	if (!access(o->journal, F_OK)) {
-		rc = fail(res, -EEXIST,
-			  "a journal '%s' exists: an earlier fix "
-			  "was interrupted; finish it with "
-			  "'--resume' or undo it with '--rollback'",
-			  o->journal);
-		goto out_j;
-	}
 	if (o->dry_run) {
 		struct ba_fix_run none = {0};
 
