@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +61,25 @@ void *ba_file_alloc(size_t len)
 	if (posix_memalign(&p, 4096, len ? len : 4096))
 		return NULL;
 	memset(p, 0, len);
+	return p;
+}
+
+/**
+ * ba_file_buffer: an O_DIRECT buffer of @len bytes that the caller fills
+ * by reading before it uses it: not zeroed (zeroing tens of MiB costs
+ * more than a level's flush), and in huge pages where the kernel has
+ * them for the asking, so that the first read faults in few pages.
+ */
+void *ba_file_buffer(size_t len)
+{
+	size_t huge = (size_t)2 << 20;
+	void *p = NULL;
+
+	if (len < huge)
+		return ba_file_alloc(len);
+	if (posix_memalign(&p, huge, len))
+		return NULL;
+	(void)madvise(p, len, MADV_HUGEPAGE); /* only a hint */
 	return p;
 }
 

@@ -386,11 +386,14 @@ int ba_journal_load_bounds(struct ba_journal *j, bool rb)
 	uint64_t len = ba_fix_bound_len(&j->g);
 	int rc;
 
+	if (j->bound && j->bound_rb == rb)
+		return 0; /* what this process read and wrote to the journal */
 	free(j->bound);
 	j->bound = NULL;
 	if (!len)
 		return 0;
-	j->bound = ba_file_alloc(len);
+	j->bound_rb = rb;
+	j->bound = ba_file_buffer(len);
 	if (!j->bound)
 		return -ENOMEM;
 	rc = ba_file_read(&j->file, j->bound, (size_t)len, j->bound_off[rb]);

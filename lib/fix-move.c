@@ -504,7 +504,7 @@ static int move_chains(struct ba_fix_run *r)
 	uint64_t wsize = j->g.step * j->g.chains * BA_FIX_WINDOW_LEVELS;
 	struct window *win = calloc(2, sizeof(*win));
 	struct reader rd;
-	uint8_t *buf[2] = {ba_file_alloc(wsize), ba_file_alloc(wsize)};
+	uint8_t *buf[2] = {ba_file_buffer(wsize), ba_file_buffer(wsize)};
 	int rc = 0, k = 0;
 
 	if (!win || !buf[0] || !buf[1] || j->g.chains > BA_FIX_MAX_CHAINS) {
@@ -601,7 +601,7 @@ static int move_batches(struct ba_fix_run *r)
 	uint64_t a = piece_align(j);
 	struct rjob job;
 	struct reader rd;
-	uint8_t *buf[2] = {ba_file_alloc(step), ba_file_alloc(step)};
+	uint8_t *buf[2] = {ba_file_buffer(step), ba_file_buffer(step)};
 	int rc = 0, k = 0;
 
 	if (!buf[0] || !buf[1]) {

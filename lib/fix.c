@@ -330,15 +330,21 @@ static int save_rb_bounds(struct ba_fix_run *r)
 
 	if (!len)
 		return 0;
-	buf = ba_file_alloc(len);
+	buf = ba_file_buffer(len);
 	if (!buf)
 		return -ENOMEM;
 	rc = ba_fix_read_bounds(r, j->g.old_start > j->g.new_start,
 				j->g.new_start, buf);
 	if (!rc)
 		rc = ba_journal_write_bounds(j, buf);
-	free(buf);
-	return rc;
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	free(j->bound); /* the forward move's: done with */
+	j->bound = buf;
+	j->bound_rb = true;
+	return 0;
 }
 
 /* Run the journal's phases to the end. */
@@ -612,7 +618,7 @@ int blkalign_fix_partition(const struct blkalign_device *d,
 		struct ba_fix_run tmp = {.dev = &dev, .j = j};
 		uint64_t blen = ba_fix_bound_len(&j->g);
 
-		j->bound = ba_file_alloc(blen);
+		j->bound = ba_file_buffer(blen);
 		rc = j->bound ? ba_fix_read_bounds(
 					&tmp, j->g.new_start > j->g.old_start,
 					j->g.old_start, j->bound)

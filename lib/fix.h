@@ -40,6 +40,7 @@ int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off);
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off);
 int ba_file_flush(struct ba_file *f);
 void *ba_file_alloc(size_t len);
+void *ba_file_buffer(size_t len);
 uint64_t ba_fix_writes(void);
 uint64_t ba_fix_flushes(void);
 
@@ -114,6 +115,7 @@ struct ba_journal {
 	struct ba_fix_patch patches[BA_FIX_MAX_PATCHES];
 	uint8_t *head;	/* the real first head_len bytes */
 	uint8_t *bound; /* the boundaries of the move in flight, or NULL */
+	bool bound_rb;	/* bound holds the rollback's (else the forward's) */
 	struct ba_fix_state st;
 	uint64_t rec_off, head_off, data_off[2], bound_off[2];
 	uint8_t *blob; /* patches' bytes */
