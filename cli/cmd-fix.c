@@ -134,29 +134,7 @@ static void on_progress(void *data, uint64_t done, uint64_t total)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-struct outcome {
-	struct blkalign_fix_result res;
-	const char *action; /* "moved", "would move", "refused", ... */
-	int rc;
-};
-
-static void print_text(const struct outcome *o)
+static void print_text(const struct blkalign_fix_outcome *o)
 {
 	const struct blkalign_fix_result *r = &o->res;
 	uint64_t lss = r->sector_size ? r->sector_size : 512;
@@ -180,39 +158,6 @@ static void print_text(const struct outcome *o)
 				      : 0.0);
 	if (r->message[0] && (!o->rc || o->rc == -EALREADY))
 		printf("  %s\n", r->message);
-}
-
-static void print_json(const struct outcome *v, size_t n, const char *target,
-		       const char *journal, bool dry, int status)
-{
-	printf("{\"schema_version\":1,\"status\":%d,\"device\":", status);
-	json_str(stdout, target);
-	printf(",\"journal\":");
-	json_str(stdout, journal);
-	printf(",\"dry_run\":%s,\"partitions\":[", dry ? "true" : "false");
-	for (size_t i = 0; i < n; i++) {
-		const struct blkalign_fix_result *r = &v[i].res;
-
-		printf("%s{\"number\":%d,\"action\":", i ? "," : "", r->number);
-		json_str(stdout, v[i].action);
-		printf(",\"old_start\":%" PRIu64 ",\"old_size\":%" PRIu64
-		       ",\"new_start\":%" PRIu64 ",\"new_size\":%" PRIu64
-		       ",\"bytes_copied\":%" PRIu64 ",\"mode\":\"%s\""
-		       ",\"steps\":%" PRIu64 ",\"seconds\":%.6f,\"rate\":%.0f"
-		       ",\"message\":",
-		       r->old_start, r->old_size, r->new_start, r->new_size,
-		       r->bytes_copied, r->batch ? "batch" : "step", r->steps,
-		       r->seconds,
-		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds
-				      : 0);
-		if (r->message[0])
-			json_str(stdout, r->message);
-		else
-			fputs("null", stdout);
-		putchar('}');
-	}
-	printf("],\"writes\":%" PRIu64 ",\"flushes\":%" PRIu64 "}\n",
-	       blkalign_fix_io_writes(), blkalign_fix_io_flushes());
 }
 
 static int status_of(int rc)
@@ -282,8 +227,8 @@ static const char *default_journal(const char *target, char *buf, size_t len)
  * room.
  */
 static int run(const struct cli_topo *topo, const char *target, int only,
-	       bool dry, struct blkalign_fix_opts *fo, struct outcome *out,
-	       size_t *nout)
+	       bool dry, struct blkalign_fix_opts *fo,
+	       struct blkalign_fix_outcome *out, size_t *nout)
 {
 	bool done_num[65536] = {false};
 	int status = 0;
@@ -295,7 +240,7 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 		struct blkalign_plan *plan = cli_audit_plan(
 			topo, NULL, target, "fix", &ctx, &rep, &astatus);
 		const struct blkalign_plan_part *pp = NULL;
-		struct outcome *o;
+		struct blkalign_fix_outcome *o;
 
 		if (!plan) {
 			release(&plan, &rep, &ctx);
@@ -375,7 +320,7 @@ int cmd_fix(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static struct outcome out[MAX_ROUNDS];
+	static struct blkalign_fix_outcome out[MAX_ROUNDS];
 	struct blkalign_fix_opts fo = {0};
 	struct cli_topo topo = {0};
 	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
@@ -486,7 +431,7 @@ int cmd_fix(int argc, char **argv)
 		return BLKALIGN_STATUS_FAILED;
 	}
 	if (resume || rollback) {
-		struct outcome *o = &out[nout++];
+		struct blkalign_fix_outcome *o = &out[nout++];
 
 		o->rc = blkalign_fix_resume(target, rollback, &fo, &o->res);
 		o->action = o->rc		 ? "failed"
@@ -502,8 +447,10 @@ int cmd_fix(int argc, char **argv)
 	}
 
 	if (json) {
-		print_json(out, nout, target, fo.journal,
-			   !yes && !resume && !rollback, status);
+		if (blkalign_fix_write_json(out, nout, target, fo.journal,
+					    !yes && !resume && !rollback,
+					    status, stdout))
+			status |= BLKALIGN_STATUS_FAILED;
 	} else {
 		for (size_t i = 0; i < nout; i++)
 			print_text(&out[i]);

@@ -517,6 +517,17 @@ int blkalign_fix_check_journal(const char *target, const char *journal,
 uint64_t blkalign_fix_io_writes(void);
 uint64_t blkalign_fix_io_flushes(void);
 
+/* One partition's outcome of a fix run, as blkalign_fix_write_json prints it. */
+struct blkalign_fix_outcome {
+	struct blkalign_fix_result res;
+	const char *action;		/* "moved", "would move", "refused", ... */
+	int rc;				/* what the fix call returned */
+};
+
+int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
+			    const char *device, const char *journal,
+			    bool dry_run, int status, FILE *out);
+
 /*
  * Benchmarks (bench/): the alignment phase sweep.  The same I/O at
  * offsets k * phase_step (k = 0 .. nphases-1) from random positions on a
