@@ -34,24 +34,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 bin=$build/cli/blkalign
-[ -x "$bin" ] || { echo "no blkalign at $bin" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "needs root" >&2; exit 2; }
-command -v fio >/dev/null || { echo "needs fio (apt-get install fio)" >&2; exit 2; }
-command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
-
-tmp=$(mktemp -d "$dir/blkalign-fio.XXXXXX")
-dev=
-cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$top/bench/lib.sh"
+bench_require "$bin" fio jq
+bench_tmpdir "$dir" blkalign-fio
 
 img=$tmp/fio.img
 # real blocks, not a sparse file: reads of holes cost nothing
 dd if=/dev/zero of="$img" bs=1M count="$size" status=none conv=fsync
-dev=$(losetup -f --show --direct-io=on "$img") || { echo "cannot attach $img" >&2; exit 1; }
+bench_attach "$img" --direct-io=on
 
 engines="psync"
 "$bin" bench --help | grep -q 'uring' && "$bin" bench -t seq -e uring -r 1 \
@@ -71,8 +61,6 @@ if [ -n "$writes" ]; then
 seq write 1M 1
 rand write 4K 1"
 fi
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 bench_once() { # pattern rw bs depth engine
 	local w=

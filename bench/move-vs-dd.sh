@@ -40,20 +40,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 bin=$build/cli/blkalign
-[ -x "$bin" ] || { echo "no blkalign at $bin" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "needs root" >&2; exit 2; }
-for p in losetup sfdisk dd sha256sum jq; do
-	command -v $p >/dev/null || { echo "needs $p" >&2; exit 2; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/blkalign-move.XXXXXX")
-dev=
-cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$top/bench/lib.sh"
+bench_require "$bin" losetup sfdisk dd sha256sum jq
+bench_tmpdir "${TMPDIR:-/var/tmp}" blkalign-move
 
 MiB=1048576
 bytes=$((size * MiB))
@@ -73,9 +62,9 @@ dd if="$tmp/rand.bin" of="$pristine" bs=4M seek=$((63 * 512)) oflag=seek_bytes \
 rm -f "$tmp/rand.bin"
 
 restore() {
-	[ -n "$dev" ] && { losetup -d "$dev"; dev=; }
+	bench_detach
 	cp --sparse=never "$pristine" "$img" && sync "$img" || exit 1
-	dev=$(losetup -f --show --direct-io=on "$img") || exit 1
+	bench_attach "$img" --direct-io=on
 	sync
 	[ -n "$drop" ] && echo 3 >/proc/sys/vm/drop_caches
 }
@@ -136,10 +125,9 @@ for ((r = 1; r <= rounds; r++)); do
 	rfd="${rfd:-} ${rr% *}" rfs="${rfs:-} ${rr#* }"
 done
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-md=$(median <<<"${res[dd]}")
-mf=$(median <<<"${res[fix]}")
-ms=$(median <<<"${res[sfdisk]}")
+md=$(tr ' ' '\n' <<<"${res[dd]}" | median)
+mf=$(tr ' ' '\n' <<<"${res[fix]}" | median)
+ms=$(tr ' ' '\n' <<<"${res[sfdisk]}" | median)
 echo "median MB/s: dd $md, fix $mf, sfdisk $ms"
 awk -v f="$mf" -v d="$md" -v s="$ms" 'BEGIN { printf "ratio of the medians: fix/dd %.2f (target >= 0.90), fix/sfdisk %.2f (target > 1)\n", f / d, f / s }'
-echo "median of the per-round ratios: fix/dd $(median <<<"$rfd"), fix/sfdisk $(median <<<"$rfs")"
+echo "median of the per-round ratios: fix/dd $(tr ' ' '\n' <<<"$rfd" | median), fix/sfdisk $(tr ' ' '\n' <<<"$rfs" | median)"

@@ -28,21 +28,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 bin=$build/cli/blkalign
-[ -x "$bin" ] || { echo "no blkalign at $bin" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "needs root" >&2; exit 2; }
+. "$top/bench/lib.sh"
+bench_require "$bin"
 
 base=${TMPDIR:-/var/tmp}
 if [ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 { print $4 }')" -gt $(((size + 512) * 1024)) ]; then
 	base=/dev/shm
 fi
-tmp=$(mktemp -d "$base/blkalign-bench.XXXXXX")
-dev=
-cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_tmpdir "$base" blkalign-bench
 
 img=$tmp/bench.img
 truncate -s $(((size + 4) * 1024 * 1024)) "$img"
@@ -50,11 +43,11 @@ if [ -n "$odd" ]; then
 	# one partition from 1 MiB, an odd number of sectors: soft block 512
 	printf 'label: dos\nstart=2048, size=%d, type=83\n' $((size * 2048 + 1)) |
 		sfdisk -q "$img" >/dev/null
-	dev=$(losetup -f --show -P "$img") || exit 1
+	bench_attach "$img" -P
 	partx -a "$dev" 2>/dev/null
 	target=${dev}p1
 else
-	dev=$(losetup -f --show "$img") || exit 1
+	bench_attach "$img"
 	target=$dev
 fi
 echo "target $target ($(blockdev --getsize64 "$target") bytes, soft block $(blockdev --getbsz "$target")), $size MiB per run, $rounds rounds"
