@@ -160,8 +160,12 @@ static void print_text(const struct blkalign_fix_outcome *o)
 		printf("  %s\n", r->message);
 }
 
-static int status_of(int rc)
+/* The exit status of a fix call: a refusal (2) only before the journal;
+ * after it, any error is operational (4: the journal says how to go on). */
+static int status_of(const struct blkalign_fix_result *r, int rc)
 {
+	if (r->journal_kept && rc && rc != -EINTR)
+		return BLKALIGN_STATUS_FAILED;
 	switch (rc) {
 	case 0:
 	case -EALREADY:
@@ -275,18 +279,21 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 				    : pp->new_start != pp->old_start
 					    ? "would move"
 					    : "would resize";
-			status |= o->rc ? status_of(o->rc) : 1;
+			status |= o->rc ? status_of(&o->res, o->rc) : 1;
 		} else {
 			o->rc = blkalign_fix_partition(plan->device, pp, fo,
 						       &o->res);
 			o->action = !o->rc ? (pp->new_start != pp->old_start
 						      ? "moved"
 						      : "resized")
+				    : o->res.journal_kept
+					    ? (o->rc == -EINTR ? "stopped"
+							       : "failed")
 				    : o->rc == -ENOSPC || o->rc == -EFBIG ||
 						    o->rc == -EOPNOTSUPP
 					    ? "refused"
 					    : "failed";
-			status |= status_of(o->rc);
+			status |= status_of(&o->res, o->rc);
 		}
 		if (o->rc && !o->res.number) {
 			o->res.number = pp->number;
@@ -437,7 +444,7 @@ int cmd_fix(int argc, char **argv)
 		o->action = o->rc		 ? "failed"
 			    : o->res.rolled_back ? "rolled back"
 						 : "finished";
-		status = status_of(o->rc);
+		status = status_of(&o->res, o->rc);
 		if (!o->rc && !rollback && !only) {
 			/* go on with the partitions still to do */
 			status |= run(&topo, target, 0, false, &fo, out, &nout);

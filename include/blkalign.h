@@ -500,6 +500,8 @@ struct blkalign_fix_result {
 	uint64_t bytes_copied;
 	bool batch;			/* small shift: batches via the journal */
 	bool rolled_back;		/* --rollback: the old layout is back */
+	bool journal_kept;		/* failed or stopped part-way: the journal
+					   is kept for --resume or --rollback */
 	uint64_t steps;
 	double seconds;			/* copying */
 	char message[512];		/* why it failed, or a warning */

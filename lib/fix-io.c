@@ -19,7 +19,7 @@
 #include "fix.h"
 
 static uint64_t nwrites, nflushes;
-static uint64_t kill_at, powercut_at;
+static uint64_t kill_at, powercut_at, signal_at;
 static bool hooks_read;
 
 static uint64_t env_u64(const char *name)
@@ -41,6 +41,7 @@ static void read_hooks(void)
 		return;
 	kill_at = env_u64("BLKALIGN_TEST_KILL_AT");
 	powercut_at = env_u64("BLKALIGN_TEST_POWERCUT_AT");
+	signal_at = env_u64("BLKALIGN_TEST_SIGINT_AT");
 	hooks_read = true;
 }
 
@@ -224,6 +225,8 @@ int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 	uint64_t n = __atomic_add_fetch(&nwrites, 1, __ATOMIC_SEQ_CST);
 	struct ba_fwrite *w;
 
+	if (signal_at && n == signal_at)
+		raise(SIGINT); /* as from the terminal: the handler's flag */
 	if (kill_at && n == kill_at) {
 		/* Half of this write lands, then the process dies. */
 		size_t half = len / 2 / 512 * 512;

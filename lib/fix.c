@@ -440,6 +440,7 @@ static int finish(struct ba_fix_run *r, struct blkalign_fix_result *res, int rc)
 	const char *jp = r->j->file.path;
 
 	fill_result(res, &r->j->g, r);
+	res->journal_kept = rc != 0;
 	if (!rc) {
 		if (unlink(jp))
 			snprintf(res->message, sizeof(res->message),

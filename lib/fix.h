@@ -16,7 +16,8 @@
  * journal.  Test hooks (fix-io.c): BLKALIGN_TEST_KILL_AT=N writes half
  * of the N-th write and SIGKILLs the process; BLKALIGN_TEST_POWERCUT_AT=N
  * keeps writes in memory until the next flush and, at the N-th write,
- * drops the unflushed ones and exits with 137.
+ * drops the unflushed ones and exits with 137; BLKALIGN_TEST_SIGINT_AT=N
+ * raises SIGINT just before the N-th write.
  */
 struct ba_fwrite {
 	struct ba_fwrite *next;
