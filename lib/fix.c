@@ -164,21 +164,28 @@ static void reread(struct ba_file *f, const struct ba_fix_geom *g,
 }
 
 /*
- * Write @len bytes of head at @start in two flushed parts, the first
- * 4 KiB (where ext, XFS, FAT, NTFS, LUKS and LVM keep their magic) last
- * when @first_last, else first: a torn write then never shows a file
- * system whose other head bytes are not there yet (revealing), or one
- * whose magic survives while the rest is gone (hiding).
+ * Write @len bytes of head at @start in flushed parts.  Hiding (@reveal
+ * false): the first 4 KiB (where ext, XFS, FAT, NTFS, LUKS and LVM keep
+ * their magic, and the marker is) first, then the rest: a torn write
+ * never leaves a magic whose file system is gone.  Revealing: the rest,
+ * then the first 4 KiB but its first sector, then that sector (the
+ * marker) last: until the very last write the marker is there, and a
+ * file system shows only when every byte it reads is in place.
  */
 static int write_head_parts(struct ba_file *f, const uint8_t *h, uint64_t len,
-			    uint64_t start, bool first_last)
+			    uint64_t start, uint32_t lss, bool reveal)
 {
-	uint64_t a = len < 4096 ? len : 4096;
+	uint64_t a = len < 4096 ? len : 4096, s = lss < a ? lss : a;
+	uint64_t cut[3][2] = {{0, a}, {a, len}, {0, 0}};
 	int rc = 0;
 
-	for (int pass = 0; pass < 2 && !rc; pass++) {
-		bool first = (pass == 0) != first_last;
-		uint64_t off = first ? 0 : a, n = first ? a : len - a;
+	if (reveal) {
+		cut[0][0] = a, cut[0][1] = len;
+		cut[1][0] = s, cut[1][1] = a;
+		cut[2][0] = 0, cut[2][1] = s;
+	}
+	for (int i = 0; i < 3 && !rc; i++) {
+		uint64_t off = cut[i][0], n = cut[i][1] - cut[i][0];
 
 		if (!n)
 			continue;
@@ -189,9 +196,10 @@ static int write_head_parts(struct ba_file *f, const uint8_t *h, uint64_t len,
 	return rc;
 }
 
-/* Hide the head at @start: the marker and zeros, magic first. */
-static int hide_head(struct ba_file *f, const struct ba_journal *j,
-		     uint64_t start)
+/* Hide the first @len bytes of the head at @start: the marker and
+ * zeros, magic first. */
+static int hide_head_len(struct ba_file *f, const struct ba_journal *j,
+			 uint64_t start, uint64_t len)
 {
 	uint8_t *z = ba_file_alloc(j->g.head_len);
 	int rc;
@@ -199,9 +207,49 @@ static int hide_head(struct ba_file *f, const struct ba_journal *j,
 	if (!z)
 		return -ENOMEM;
 	ba_fix_hide_head(&j->g, z, 0, j->g.head_len);
-	rc = write_head_parts(f, z, j->g.head_len, start, false);
+	rc = write_head_parts(f, z, len, start, j->g.lss, false);
 	free(z);
 	return rc;
+}
+
+static int hide_head(struct ba_file *f, const struct ba_journal *j,
+		     uint64_t start)
+{
+	return hide_head_len(f, j, start, j->g.head_len);
+}
+
+/*
+ * Where the table points while data move (docs/fix.md, "The marker"):
+ * a move to the right never overwrites its source's first sector, so
+ * the table keeps pointing at the source; a move to the left overwrites
+ * it (its destination runs over the source's start), so before the first
+ * step the destination's head is hidden (with the marker) below the
+ * source's, which keeps its own, and the table points at the
+ * destination.  Either way the partition the table shows starts with
+ * the marker until the move is over.
+ */
+static int point_table_left(struct ba_file *f, const struct ba_journal *j)
+{
+	const struct ba_fix_geom *g = &j->g;
+	uint64_t below = g->old_start - g->new_start;
+	int rc = hide_head_len(f, j, g->new_start,
+			       below < g->head_len ? below : g->head_len);
+
+	return rc ? rc : ba_fix_apply_patches(f, j, true);
+}
+
+/* After a rollback of a left move: the marker left at the new start, in
+ * what is free space again, cleared. */
+static int clear_left_marker(struct ba_file *f, const struct ba_journal *j)
+{
+	uint8_t *z = ba_file_alloc(j->g.lss);
+	int rc;
+
+	if (!z)
+		return -ENOMEM;
+	rc = ba_file_write(f, z, j->g.lss, j->g.new_start);
+	free(z);
+	return rc ? rc : ba_file_flush(f);
 }
 
 /* Put the real head at @start (with the FAT/NTFS field), magic last. */
@@ -216,7 +264,7 @@ static int write_head(struct ba_file *f, const struct ba_journal *j,
 	memcpy(h, j->head, j->g.head_len);
 	if (patch)
 		ba_fix_patch_head(j, h, start);
-	rc = write_head_parts(f, h, j->g.head_len, start, true);
+	rc = write_head_parts(f, h, j->g.head_len, start, j->g.lss, true);
 	free(h);
 	return rc;
 }
@@ -360,6 +408,8 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 		case BA_PH_PREPARED:
 			if (g->new_start != g->old_start) {
 				rc = hide_head(r->dev, j, g->old_start);
+				if (!rc && g->new_start < g->old_start)
+					rc = point_table_left(r->dev, j);
 				set_move(st, g->old_start, g->new_start, 0,
 					 g->len);
 				st->phase = BA_PH_MOVING;
@@ -385,11 +435,15 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				reread(r->dev, g, res);
 			return rc;
 		case BA_PH_RB_TABLE:
-			rc = ba_fix_apply_patches(r->dev, j, false);
-			if (!rc && g->new_start != g->old_start) {
+			/* moving back: the table at the source when that is a
+			 * move to the right, else at the destination */
+			if (g->new_start != g->old_start)
 				rc = hide_head(r->dev, j, g->new_start);
-				if (!rc)
-					rc = save_rb_bounds(r);
+			if (!rc)
+				rc = ba_fix_apply_patches(
+					r->dev, j, g->new_start < g->old_start);
+			if (!rc && g->new_start != g->old_start) {
+				rc = save_rb_bounds(r);
 				set_move(st, g->new_start, g->old_start, 0,
 					 g->len);
 				st->phase = BA_PH_RB_MOVING;
@@ -408,6 +462,8 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			rc = write_head(r->dev, j, g->old_start, false);
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, false);
+			if (!rc && g->new_start < g->old_start)
+				rc = clear_left_marker(r->dev, j);
 			if (!rc) {
 				reread(r->dev, g, res);
 				res->rolled_back = true;

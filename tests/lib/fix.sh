@@ -465,6 +465,9 @@ fix_mx_probe() {
 	for pos in "$MX_OLD" "$MX_NEW"; do
 		intact=0
 		[ "$(fix_sha "$MX_TARGET" $((pos * 512)) "$MX_USED")" = "$MX_SHA" ] && intact=1 any=1
+		# the marker may stand in for a first sector the file system
+		# does not read (ext4's): blkid sees it only if so
+		[ $intact = 0 ] && fix_mx_marker_only "$pos" && intact=1
 		[ "$MX_TYPE" = rand ] && continue
 		t=$(fix_probe "$MX_TARGET" $((pos * 512)))
 		if [ -n "$t" ] && [ $intact = 0 ]; then
@@ -474,6 +477,35 @@ fix_mx_probe() {
 	done
 	[ $any = 0 ] && MX_MID=$((MX_MID + 1))
 	return 0
+}
+
+# fix_mx_marker_only POS: the used bytes at sector POS are the data's
+# but for the first sector, which holds the fix's marker.
+fix_mx_marker_only() {
+	local got
+	dd if="$MX_TARGET" bs=512 skip="$1" count=1 status=none 2>/dev/null |
+		grep -q -a '^BLKALIGN FIX IN PROGRESS' || return 1
+	got=$( { dd if="$MX_BASE" bs=512 skip="$MX_OLD" count=1 status=none
+		dd if="$MX_TARGET" bs=1M iflag=skip_bytes,count_bytes skip=$(($1 * 512 + 512)) \
+			count=$((MX_USED - 512)) status=none; } | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$MX_SHA" ]
+}
+
+# fix_mx_marked WHAT: right after a crash with a journal, once the disk
+# has been written, the partition the table shows starts with the
+# marker: `check` reports fix-interrupted (and a new fix refuses).
+# The one exception: the last write of a fix, the head's first sector
+# at the new start, is in place, so the partition the table shows is
+# whole (its used bytes identical).
+fix_mx_marked() {
+	local row
+	[ "$(fix_whole_sha "$MX_TARGET")" = "$MX_WHOLE" ] && return 0
+	"$BLKALIGN" check "$MX_TARGET" >"$TS_TMP/mx-check.out" 2>&1
+	grep -q fix-interrupted "$TS_TMP/mx-check.out" && return 0
+	row=$(fix_layout "$MX_TARGET" | awk -v n="$MX_N" '$1 == n { print $2 }')
+	[ -n "$row" ] && [ "$(fix_sha "$MX_TARGET" $((row * 512)) "$MX_USED")" = "$MX_SHA" ] && return 0
+	ts_fail "$1: the disk was written, but check does not report fix-interrupted"
+	return 1
 }
 
 # fix_mx_point NAME HOOK N ACTION: crash at write N with HOOK
@@ -506,6 +538,7 @@ fix_mx_point() {
 		ts_ok "$what: crashed before the journal existed: disk untouched"
 		return
 	fi
+	fix_mx_marked "$what" || return
 	fix_run "$name-$action" "--$action" "${MX_ARGS[@]}" --progress none --journal "$MX_J" "$MX_TARGET"
 	rc=$FIX_RC
 	if [ "$rc" != 0 ]; then
