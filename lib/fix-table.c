@@ -416,6 +416,11 @@ static uint32_t le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
 static void put_le32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;
@@ -449,6 +454,20 @@ uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 	return BA_FIX_FS_NONE;
 }
 
+/* Where NTFS's backup boot sector is in the moved bytes, or 0. */
+static uint64_t ntfs_backup_rel(const struct ba_journal *j)
+{
+	uint64_t bps, bk;
+
+	if (j->g.fs_patch != BA_FIX_FS_NTFS || j->g.head_len < 512)
+		return 0;
+	bps = le16(j->head + 0x0b);
+	bk = le64(j->head + 0x28) * bps; /* total sectors: the last one's */
+	if (!bps || bk / bps != le64(j->head + 0x28) || bk + bps > j->g.len)
+		return 0;
+	return bk;
+}
+
 /**
  * ba_fix_patch_head: set the hidden-sectors fields of the head @head for a
  * partition starting at byte @start (primary boot sector, and FAT32's
@@ -472,4 +491,46 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 		    le16(head + bk + 0x0b) == bps)
 			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
 	}
+	if (j->g.fs_patch == BA_FIX_FS_NTFS) {
+		uint64_t bk = ntfs_backup_rel(j);
+
+		if (bk && bk + bps <= j->g.head_len)
+			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
+	}
+}
+
+/**
+ * ba_fix_patch_ntfs_backup: NTFS keeps a copy of its boot sector in the
+ * volume's last sector (at "total sectors" x bytes per sector; ntfsfix
+ * checks that it matches): its hidden-sectors field set for a partition
+ * starting at byte @start, on the disk at @start.  Anything there that is
+ * not that copy is left alone; so is a copy inside the head
+ * (ba_fix_patch_head).  Returns 0 or -errno.
+ */
+int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
+			     uint64_t start)
+{
+	uint64_t bk = ntfs_backup_rel(j), bps, lss = j->g.lss, a, len;
+	uint8_t *buf, *sec;
+	int rc;
+
+	if (!bk || bk < j->g.head_len)
+		return 0;
+	bps = le16(j->head + 0x0b);
+	a = (start + bk) / lss * lss;
+	len = (start + bk + bps + lss - 1) / lss * lss - a;
+	buf = ba_file_alloc(len);
+	if (!buf)
+		return -ENOMEM;
+	sec = buf + (start + bk - a);
+	rc = ba_file_read(dev, buf, len, a);
+	if (!rc && !memcmp(sec + 3, "NTFS    ", 8) && le16(sec + 0x0b) == bps &&
+	    le32(sec + 0x1c) != start / bps) {
+		put_le32(sec + 0x1c, (uint32_t)(start / bps));
+		rc = ba_file_write(dev, buf, len, a);
+		if (!rc)
+			rc = ba_file_flush(dev);
+	}
+	free(buf);
+	return rc;
 }

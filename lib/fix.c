@@ -428,7 +428,9 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 							    : BA_PH_RB_TABLE);
 			break;
 		case BA_PH_FINISH:
-			rc = write_head(r->dev, j, g->new_start, true);
+			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->new_start);
+			if (!rc)
+				rc = write_head(r->dev, j, g->new_start, true);
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, true);
 			if (!rc)
@@ -459,7 +461,9 @@ static int drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_fix_move(r, BA_PH_RB_FINISH);
 			break;
 		case BA_PH_RB_FINISH:
-			rc = write_head(r->dev, j, g->old_start, false);
+			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->old_start);
+			if (!rc)
+				rc = write_head(r->dev, j, g->old_start, false);
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, false);
 			if (!rc && g->new_start < g->old_start)

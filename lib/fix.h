@@ -139,6 +139,8 @@ int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 			 bool new_table);
 uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 			      uint64_t head_len, uint64_t start);
+int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
+			     uint64_t start);
 void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 		       uint64_t start);
 
