@@ -454,16 +454,18 @@ uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 	return BA_FIX_FS_NONE;
 }
 
-/* Where NTFS's backup boot sector is in the moved bytes, or 0. */
-static uint64_t ntfs_backup_rel(const struct ba_journal *j)
+/* Where NTFS's backup boot sector is in the moved bytes, by the boot
+ * sector @head, or 0. */
+static uint64_t ntfs_backup_rel(const struct ba_journal *j, const uint8_t *head)
 {
-	uint64_t bps, bk;
+	uint64_t bps, total, bk;
 
 	if (j->g.fs_patch != BA_FIX_FS_NTFS || j->g.head_len < 512)
 		return 0;
-	bps = le16(j->head + 0x0b);
-	bk = le64(j->head + 0x28) * bps; /* total sectors: the last one's */
-	if (!bps || bk / bps != le64(j->head + 0x28) || bk + bps > j->g.len)
+	bps = le16(head + 0x0b);
+	total = le64(head + 0x28); /* the backup is the volume's last sector */
+	bk = total * bps;
+	if (!bps || bk / bps != total || bk + bps > j->g.len)
 		return 0;
 	return bk;
 }
@@ -492,7 +494,7 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
 	}
 	if (j->g.fs_patch == BA_FIX_FS_NTFS) {
-		uint64_t bk = ntfs_backup_rel(j);
+		uint64_t bk = ntfs_backup_rel(j, head);
 
 		if (bk && bk + bps <= j->g.head_len)
 			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
@@ -510,7 +512,7 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
 			     uint64_t start)
 {
-	uint64_t bk = ntfs_backup_rel(j), bps, lss = j->g.lss, a, len;
+	uint64_t bk = ntfs_backup_rel(j, j->head), bps, lss = j->g.lss, a, len;
 	uint8_t *buf, *sec;
 	int rc;
 

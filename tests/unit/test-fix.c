@@ -6,7 +6,7 @@
  * regular file (both directions, step and batch mode, steps that do not
  * divide the length, the head hidden at the destination behind the
  * marker) and the FAT
- * "hidden sectors" patch.  Crashes are tested in tests/ts/fix.
+ * and NTFS "hidden sectors" patch.  Crashes are tested in tests/ts/fix.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -311,10 +311,34 @@ static void test_fat(void **state)
 			 f->want_kind == BA_FIX_FS_FAT32 ? 2048 : f->hidden);
 }
 
+/* A (tiny) NTFS whose backup boot sector, its last sector, is inside the
+ * head: patched there too (bigger ones: tests/ts/fix/ntfs). */
+static void test_ntfs_backup_in_head(void **state)
+{
+	struct ba_journal j;
+	uint8_t head[8192] = {0};
+
+	(void)state;
+	memcpy(head + 3, "NTFS    ", 8);
+	put16(head + 0x0b, 512);
+	put32(head + 0x1c, 63);
+	put32(head + 0x28, 11); /* total sectors: backup at sector 11 */
+	memcpy(head + 11 * 512, head, 512);
+	memset(&j, 0, sizeof(j));
+	j.g.fs_patch = BA_FIX_FS_NTFS;
+	j.g.head_len = sizeof(head);
+	j.g.len = 12 * 512;
+	ba_fix_patch_head(&j, head, 2048 * 512);
+	assert_int_equal(get32(head + 0x1c), 2048);
+	assert_int_equal(get32(head + 11 * 512 + 0x1c), 2048);
+	assert_memory_equal(head, head + 11 * 512, 512);
+}
+
 int main(void)
 {
 	const struct CMUnitTest journal[] = {
 		cmocka_unit_test(test_journal_round_trip),
+		cmocka_unit_test(test_ntfs_backup_in_head),
 	};
 	int failed;
 
