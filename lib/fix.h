@@ -170,6 +170,8 @@ struct ba_fix_run {
 /* Step mode: bytes per level (one step of every region, one flush). */
 #define BA_FIX_LEVEL (16 * MIB)
 
+int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
+int ba_fix_start_rollback(struct ba_fix_run *r);
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);
 void ba_fix_chains(struct ba_fix_geom *g);

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-phases.c - the journal's phases (docs/fix.md, "Phases"): prepared
+ * (hide the head; a move to the left also points the table at the new
+ * place), moving (fix-move.c), finish (the real head, magic and marker
+ * last, then the table, then the kernel), and the rollback's phases.
+ * Every phase is recorded before the next, and doing one again after a
+ * crash is harmless.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix.h"
+
+/* Tell the kernel; if it cannot be told, say what to run. */
+static void reread(struct ba_file *f, const struct ba_fix_geom *g,
+		   struct blkalign_fix_result *res)
+{
+	if (ba_fix_tell_kernel(f, f->path, g->lss))
+		snprintf(res->message, sizeof(res->message),
+			 "the table is written but the kernel still has the "
+			 "old partitions: run 'partx -u %.200s'",
+			 g->path);
+}
+
+/*
+ * Write @len bytes of head at @start in flushed parts.  Hiding (@reveal
+ * false): the first 4 KiB (where ext, XFS, FAT, NTFS, LUKS and LVM keep
+ * their magic, and the marker is) first, then the rest: a torn write
+ * never leaves a magic whose file system is gone.  Revealing: the rest,
+ * then the first 4 KiB but its first sector, then that sector (the
+ * marker) last: until the very last write the marker is there, and a
+ * file system shows only when every byte it reads is in place.
+ */
+static int write_head_parts(struct ba_file *f, const uint8_t *h, uint64_t len,
+			    uint64_t start, uint32_t lss, bool reveal)
+{
+	uint64_t a = len < 4096 ? len : 4096, s = lss < a ? lss : a;
+	uint64_t cut[3][2] = {{0, a}, {a, len}, {0, 0}};
+	int rc = 0;
+
+	if (reveal) {
+		cut[0][0] = a, cut[0][1] = len;
+		cut[1][0] = s, cut[1][1] = a;
+		cut[2][0] = 0, cut[2][1] = s;
+	}
+	for (int i = 0; i < 3 && !rc; i++) {
+		uint64_t off = cut[i][0], n = cut[i][1] - cut[i][0];
+
+		if (!n)
+			continue;
+		rc = ba_file_write(f, h + off, (size_t)n, start + off);
+		if (!rc)
+			rc = ba_file_flush(f);
+	}
+	return rc;
+}
+
+/* Hide the first @len bytes of the head at @start: the marker and
+ * zeros, magic first. */
+static int hide_head_len(struct ba_file *f, const struct ba_journal *j,
+			 uint64_t start, uint64_t len)
+{
+	uint8_t *z = ba_file_alloc(j->g.head_len);
+	int rc;
+
+	if (!z)
+		return -ENOMEM;
+	ba_fix_hide_head(&j->g, z, 0, j->g.head_len);
+	rc = write_head_parts(f, z, len, start, j->g.lss, false);
+	free(z);
+	return rc;
+}
+
+static int hide_head(struct ba_file *f, const struct ba_journal *j,
+		     uint64_t start)
+{
+	return hide_head_len(f, j, start, j->g.head_len);
+}
+
+/*
+ * Where the table points while data move (docs/fix.md, "The marker"):
+ * a move to the right never overwrites its source's first sector, so
+ * the table keeps pointing at the source; a move to the left overwrites
+ * it (its destination runs over the source's start), so before the first
+ * step the destination's head is hidden (with the marker) below the
+ * source's, which keeps its own, and the table points at the
+ * destination.  Either way the partition the table shows starts with
+ * the marker until the move is over.
+ */
+static int point_table_left(struct ba_file *f, const struct ba_journal *j)
+{
+	const struct ba_fix_geom *g = &j->g;
+	uint64_t below = g->old_start - g->new_start;
+	int rc = hide_head_len(f, j, g->new_start,
+			       below < g->head_len ? below : g->head_len);
+
+	return rc ? rc : ba_fix_apply_patches(f, j, true);
+}
+
+/* After a rollback of a left move: the marker left at the new start, in
+ * what is free space again, cleared. */
+static int clear_left_marker(struct ba_file *f, const struct ba_journal *j)
+{
+	uint8_t *z = ba_file_alloc(j->g.lss);
+	int rc;
+
+	if (!z)
+		return -ENOMEM;
+	rc = ba_file_write(f, z, j->g.lss, j->g.new_start);
+	free(z);
+	return rc ? rc : ba_file_flush(f);
+}
+
+/* Put the real head at @start (with the FAT/NTFS field), magic last. */
+static int write_head(struct ba_file *f, const struct ba_journal *j,
+		      uint64_t start, bool patch)
+{
+	uint8_t *h = ba_file_alloc(j->g.head_len);
+	int rc;
+
+	if (!h)
+		return -ENOMEM;
+	memcpy(h, j->head, j->g.head_len);
+	if (patch)
+		ba_fix_patch_head(j, h, start);
+	rc = write_head_parts(f, h, j->g.head_len, start, j->g.lss, true);
+	free(h);
+	return rc;
+}
+
+static void set_move(struct ba_fix_state *st, uint64_t from, uint64_t to,
+		     uint64_t lo, uint64_t hi)
+{
+	st->from = from;
+	st->to = to;
+	st->lo = lo;
+	st->hi = hi;
+	st->done = 0;
+	st->inflight = 0;
+	st->level = 0;
+}
+
+/**
+ * ba_fix_start_rollback: turn the journal's state into a rollback from
+ * wherever it is (recorded).  Returns 0 or -errno.
+ */
+int ba_fix_start_rollback(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	const struct ba_fix_geom *g = &j->g;
+	uint64_t lo, hi;
+
+	switch (st->phase) {
+	case BA_PH_PREPARED:
+		st->phase = BA_PH_RB_FINISH;
+		break;
+	case BA_PH_MOVING:
+		if (!g->batch) {
+			/* step mode: the regions are each partly moved; finish
+			 * moving, then move it all back */
+			st->phase = BA_PH_RB_FORWARD;
+			break;
+		}
+		if (st->inflight) {
+			/* the batch in flight may have overwritten its own
+			 * source: put it down from the journal first */
+			int rc = ba_fix_finish_batch(r);
+
+			if (rc)
+				return rc;
+		}
+		if (st->to > st->from) {
+			lo = st->hi - st->done;
+			hi = st->hi;
+		} else {
+			lo = st->lo;
+			hi = st->lo + st->done;
+		}
+		if (lo == hi) {
+			st->phase = BA_PH_RB_FINISH;
+			break;
+		}
+		set_move(st, g->new_start, g->old_start, lo, hi);
+		st->phase = BA_PH_RB_MOVING;
+		break;
+	case BA_PH_FINISH:
+		st->phase = BA_PH_RB_TABLE;
+		break;
+	default:
+		return 0; /* already rolling back */
+	}
+	return ba_journal_record(j, NULL);
+}
+
+/* Step mode, before moving back: the rollback's boundaries, as they are
+ * at the new place, into the journal. */
+static int save_rb_bounds(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	uint64_t len = ba_fix_bound_len(&j->g);
+	uint8_t *buf;
+	int rc;
+
+	if (!len)
+		return 0;
+	buf = ba_file_buffer(len);
+	if (!buf)
+		return -ENOMEM;
+	rc = ba_fix_read_bounds(r, j->g.old_start > j->g.new_start,
+				j->g.new_start, buf);
+	if (!rc)
+		rc = ba_journal_write_bounds(j, buf);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	free(j->bound); /* the forward move's: done with */
+	j->bound = buf;
+	j->bound_rb = true;
+	return 0;
+}
+
+/**
+ * ba_fix_drive: run the journal's phases to the end (the kernel told,
+ * @res->message set when it could not be).  Returns 0 or -errno; the
+ * journal says where it stopped.
+ */
+int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	const struct ba_fix_geom *g = &j->g;
+	int rc = 0;
+
+	while (!rc) {
+		switch (st->phase) {
+		case BA_PH_PREPARED:
+			if (g->new_start != g->old_start) {
+				rc = hide_head(r->dev, j, g->old_start);
+				if (!rc && g->new_start < g->old_start)
+					rc = point_table_left(r->dev, j);
+				set_move(st, g->old_start, g->new_start, 0,
+					 g->len);
+				st->phase = BA_PH_MOVING;
+			} else {
+				st->phase = BA_PH_FINISH;
+			}
+			if (!rc)
+				rc = ba_journal_record(j, NULL);
+			break;
+		case BA_PH_MOVING:
+		case BA_PH_RB_FORWARD:
+			rc = ba_journal_load_bounds(j, false);
+			if (!rc)
+				rc = ba_fix_move(r, st->phase == BA_PH_MOVING
+							    ? BA_PH_FINISH
+							    : BA_PH_RB_TABLE);
+			break;
+		case BA_PH_FINISH:
+			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->new_start);
+			if (!rc)
+				rc = write_head(r->dev, j, g->new_start, true);
+			if (!rc)
+				rc = ba_fix_apply_patches(r->dev, j, true);
+			if (!rc)
+				reread(r->dev, g, res);
+			return rc;
+		case BA_PH_RB_TABLE:
+			/* moving back: the table at the source when that is a
+			 * move to the right, else at the destination */
+			if (g->new_start != g->old_start)
+				rc = hide_head(r->dev, j, g->new_start);
+			if (!rc)
+				rc = ba_fix_apply_patches(
+					r->dev, j, g->new_start < g->old_start);
+			if (!rc && g->new_start != g->old_start) {
+				rc = save_rb_bounds(r);
+				set_move(st, g->new_start, g->old_start, 0,
+					 g->len);
+				st->phase = BA_PH_RB_MOVING;
+			} else {
+				st->phase = BA_PH_RB_FINISH;
+			}
+			if (!rc)
+				rc = ba_journal_record(j, NULL);
+			break;
+		case BA_PH_RB_MOVING:
+			rc = ba_journal_load_bounds(j, true);
+			if (!rc)
+				rc = ba_fix_move(r, BA_PH_RB_FINISH);
+			break;
+		case BA_PH_RB_FINISH:
+			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->old_start);
+			if (!rc)
+				rc = write_head(r->dev, j, g->old_start, false);
+			if (!rc)
+				rc = ba_fix_apply_patches(r->dev, j, false);
+			if (!rc && g->new_start < g->old_start)
+				rc = clear_left_marker(r->dev, j);
+			if (!rc) {
+				reread(r->dev, g, res);
+				res->rolled_back = true;
+			}
+			return rc;
+		default:
+			return -EBADMSG;
+		}
+	}
+	return rc;
+}
