@@ -195,13 +195,15 @@ static bool read_record(struct ba_journal *j, int slot, struct j_record *r)
 	crc = r->crc;
 	r->crc = 0;
 	if (r->magic != REC_MAGIC || ba_crc32(0, r, sizeof(*r)) != crc ||
-	    r->st.phase < BA_PH_PREPARED || r->st.phase > BA_PH_RB_FORWARD ||
+	    r->st.phase < BA_PH_PREPARED || r->st.phase > BA_PH_LAST ||
 	    r->st.seq % 2 != (uint64_t)slot || r->st.lo > r->st.hi ||
 	    r->st.nlev > BA_FIX_WINDOW_LEVELS ||
 	    r->st.nhash > BA_FIX_WINDOW_LEVELS * BA_FIX_MAX_CHAINS ||
 	    r->st.done > r->st.hi - r->st.lo || r->st.hi > j->g.len ||
-	    ((r->st.phase == BA_PH_MOVING || r->st.phase == BA_PH_RB_MOVING ||
-	      r->st.phase == BA_PH_RB_FORWARD) &&
+	    (r->st.rb_levels &&
+	     (j->g.batch || (r->st.phase != BA_PH_RB_MOVING &&
+			     r->st.phase != BA_PH_RB_FINISH))) ||
+	    ((r->st.phase == BA_PH_MOVING || r->st.phase == BA_PH_RB_MOVING) &&
 	     !(r->st.from == j->g.old_start && r->st.to == j->g.new_start) &&
 	     !(r->st.from == j->g.new_start && r->st.to == j->g.old_start)))
 		return false;

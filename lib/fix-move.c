@@ -330,14 +330,79 @@ int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 	return rc;
 }
 
-/* Region @k of the move in flight as a state of its own (lo, hi). */
+/* The bytes of region @rs (of the forward move) moved by @levels levels. */
+static uint64_t moved_by(const struct ba_journal *j, struct ba_fix_state rs,
+			 uint64_t levels)
+{
+	uint64_t a = piece_align(j), done = 0;
+
+	rs.from = j->g.old_start;
+	rs.to = j->g.new_start;
+	for (uint64_t l = 0; l < levels && done < rs.hi - rs.lo; l++)
+		done += piece(&rs, done, j->g.step, a);
+	return done;
+}
+
+/*
+ * Region @k of the move in flight as a state of its own (lo, hi).  When
+ * it rolls back a move stopped after st.rb_levels levels, only the part
+ * of the region that move moved (the top when it went right, the bottom
+ * when it went left) goes back.
+ */
 static struct ba_fix_state region_state(const struct ba_journal *j, uint32_t k)
 {
 	struct ba_fix_state rs = j->st;
 
 	rs.lo = j->st.lo + (uint64_t)k * j->g.region;
 	rs.hi = k + 1 == j->g.chains ? j->st.hi : rs.lo + j->g.region;
+	if (j->st.rb_levels) {
+		uint64_t moved = moved_by(j, rs, j->st.rb_levels);
+
+		if (j->g.new_start > j->g.old_start)
+			rs.lo = rs.hi - moved;
+		else
+			rs.hi = rs.lo + moved;
+	}
 	return rs;
+}
+
+/** ba_fix_move_bytes: the bytes the move in flight copies in all. */
+uint64_t ba_fix_move_bytes(const struct ba_journal *j)
+{
+	uint64_t n = 0;
+
+	if (j->g.batch || j->g.chains > BA_FIX_MAX_CHAINS)
+		return j->st.hi - j->st.lo;
+	for (uint32_t k = 0; k < j->g.chains; k++) {
+		struct ba_fix_state rs = region_state(j, k);
+
+		n += rs.hi - rs.lo;
+	}
+	return n;
+}
+
+/**
+ * ba_fix_restore_bounds: at the end of a rollback, the boundaries the
+ * forward move's first level overwrote (in part, if it did not land
+ * whole), from the journal (j->bound: the forward move's), at the old
+ * place.  Returns 0 or -errno.
+ */
+int ba_fix_restore_bounds(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	bool bottoms = j->g.new_start > j->g.old_start;
+	uint64_t off = 0, rel, len;
+	int rc = 0;
+
+	if (!j->bound)
+		return -EINVAL;
+	for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
+		ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
+		rc = ba_file_write(r->dev, j->bound + off, (size_t)len,
+				   j->g.old_start + rel);
+		off += len;
+	}
+	return rc ? rc : ba_file_flush(r->dev);
 }
 
 /* Each region's bytes done, @done, after @n more levels (a step each). */
@@ -494,6 +559,21 @@ out:
 	return rc;
 }
 
+/**
+ * ba_fix_settle: step mode, after a crash in a window: the levels of it
+ * that landed whole counted as done (st.level), the window forgotten.
+ * Returns 0 or -errno.
+ */
+int ba_fix_settle(struct ba_fix_run *r)
+{
+	uint64_t done[BA_FIX_MAX_CHAINS] = {0};
+
+	if (!r->j->st.nhash || r->j->g.chains > BA_FIX_MAX_CHAINS)
+		return 0;
+	advance(r->j, done, r->j->st.level);
+	return settle(r, done);
+}
+
 /* Step mode: window by window (one journal record), level by level
  * (one flush). */
 static int move_chains(struct ba_fix_run *r)
@@ -511,16 +591,11 @@ static int move_chains(struct ba_fix_run *r)
 		rc = -ENOMEM;
 		goto out_free;
 	}
+	rc = ba_fix_settle(r);
+	if (rc)
+		goto out_free;
 	/* where each region stands after the levels done */
 	advance(j, done, st->level);
-	if (st->nhash) {
-		uint64_t l0 = st->level;
-
-		rc = settle(r, done);
-		if (rc)
-			goto out_free;
-		advance(j, done, st->level - l0);
-	}
 	plan_window(j, done, &win[0]);
 	if (!win[0].nread)
 		goto out_free;

@@ -141,6 +141,35 @@ static void set_move(struct ba_fix_state *st, uint64_t from, uint64_t to,
 	st->done = 0;
 	st->inflight = 0;
 	st->level = 0;
+	st->rb_levels = 0;
+}
+
+/* Step mode, before moving back: the rollback's boundaries, as they are
+ * at the new place, into the journal. */
+static int save_rb_bounds(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	uint64_t len = ba_fix_bound_len(&j->g);
+	uint8_t *buf;
+	int rc;
+
+	if (!len)
+		return 0;
+	buf = ba_file_buffer(len);
+	if (!buf)
+		return -ENOMEM;
+	rc = ba_fix_read_bounds(r, j->g.old_start > j->g.new_start,
+				j->g.new_start, buf);
+	if (!rc)
+		rc = ba_journal_write_bounds(j, buf);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	free(j->bound); /* the forward move's: done with */
+	j->bound = buf;
+	j->bound_rb = true;
+	return 0;
 }
 
 /**
@@ -160,9 +189,25 @@ int ba_fix_start_rollback(struct ba_fix_run *r)
 		break;
 	case BA_PH_MOVING:
 		if (!g->batch) {
-			/* step mode: the regions are each partly moved; finish
-			 * moving, then move it all back */
-			st->phase = BA_PH_RB_FORWARD;
+			/* step mode: each region has moved the same number
+			 * of levels (those of the window in flight that landed
+			 * whole count): that part of each goes back */
+			uint64_t levels;
+			int rc = ba_fix_settle(r);
+
+			if (rc)
+				return rc;
+			levels = st->level;
+			if (!levels) {
+				st->phase = BA_PH_RB_FINISH;
+				break;
+			}
+			rc = save_rb_bounds(r);
+			if (rc)
+				return rc;
+			set_move(st, g->new_start, g->old_start, 0, g->len);
+			st->rb_levels = levels;
+			st->phase = BA_PH_RB_MOVING;
 			break;
 		}
 		if (st->inflight) {
@@ -196,34 +241,6 @@ int ba_fix_start_rollback(struct ba_fix_run *r)
 	return ba_journal_record(j, NULL);
 }
 
-/* Step mode, before moving back: the rollback's boundaries, as they are
- * at the new place, into the journal. */
-static int save_rb_bounds(struct ba_fix_run *r)
-{
-	struct ba_journal *j = r->j;
-	uint64_t len = ba_fix_bound_len(&j->g);
-	uint8_t *buf;
-	int rc;
-
-	if (!len)
-		return 0;
-	buf = ba_file_buffer(len);
-	if (!buf)
-		return -ENOMEM;
-	rc = ba_fix_read_bounds(r, j->g.old_start > j->g.new_start,
-				j->g.new_start, buf);
-	if (!rc)
-		rc = ba_journal_write_bounds(j, buf);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	free(j->bound); /* the forward move's: done with */
-	j->bound = buf;
-	j->bound_rb = true;
-	return 0;
-}
-
 /**
  * ba_fix_drive: run the journal's phases to the end (the kernel told,
  * @res->message set when it could not be).  Returns 0 or -errno; the
@@ -253,12 +270,9 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_journal_record(j, NULL);
 			break;
 		case BA_PH_MOVING:
-		case BA_PH_RB_FORWARD:
 			rc = ba_journal_load_bounds(j, false);
 			if (!rc)
-				rc = ba_fix_move(r, st->phase == BA_PH_MOVING
-							    ? BA_PH_FINISH
-							    : BA_PH_RB_TABLE);
+				rc = ba_fix_move(r, BA_PH_FINISH);
 			break;
 		case BA_PH_FINISH:
 			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->new_start);
@@ -289,12 +303,23 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_journal_record(j, NULL);
 			break;
 		case BA_PH_RB_MOVING:
+			r->total = ba_fix_move_bytes(j);
 			rc = ba_journal_load_bounds(j, true);
 			if (!rc)
 				rc = ba_fix_move(r, BA_PH_RB_FINISH);
 			break;
 		case BA_PH_RB_FINISH:
-			rc = ba_fix_patch_ntfs_backup(r->dev, j, g->old_start);
+			if (ba_fix_bound_len(g)) {
+				/* step mode: the boundaries a first level
+				 * overwrote, even one that did not land whole
+				 * (after a whole move back: the same bytes) */
+				rc = ba_journal_load_bounds(j, false);
+				if (!rc)
+					rc = ba_fix_restore_bounds(r);
+			}
+			if (!rc)
+				rc = ba_fix_patch_ntfs_backup(r->dev, j,
+							      g->old_start);
 			if (!rc)
 				rc = write_head(r->dev, j, g->old_start, false);
 			if (!rc)

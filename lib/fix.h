@@ -57,7 +57,7 @@ enum ba_fix_phase {
 	BA_PH_RB_TABLE,	    /* rollback: old table back, head hidden */
 	BA_PH_RB_MOVING,    /* rollback: data moving back */
 	BA_PH_RB_FINISH,    /* rollback: old head and table */
-	BA_PH_RB_FORWARD,   /* rollback in step mode: finish moving first */
+	BA_PH_LAST = BA_PH_RB_FINISH
 };
 
 /* A region of the disk rewritten by a table change: old and new bytes. */
@@ -108,6 +108,9 @@ struct ba_fix_state {
 		uint64_t lo, hi;
 	} hash[BA_FIX_WINDOW_LEVELS * BA_FIX_MAX_CHAINS];
 	uint64_t rb_bound_hash; /* rollback: XXH3-64 of its boundaries */
+	/* step mode, rolling back a move stopped part-way: the levels of it
+	 * done, the part of each region the move back covers (0: all) */
+	uint64_t rb_levels;
 };
 
 struct ba_journal {
@@ -174,6 +177,9 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
 int ba_fix_start_rollback(struct ba_fix_run *r);
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);
+int ba_fix_settle(struct ba_fix_run *r);
+uint64_t ba_fix_move_bytes(const struct ba_journal *j);
+int ba_fix_restore_bounds(struct ba_fix_run *r);
 void ba_fix_chains(struct ba_fix_geom *g);
 uint64_t ba_fix_bound_len(const struct ba_fix_geom *g);
 void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,

@@ -68,7 +68,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(g->step && g->step <= BA_FIX_STEP_MAX);
 		FUZZ_CHECK(g->npatches <= BA_FIX_MAX_PATCHES);
 		FUZZ_CHECK(st->phase >= BA_PH_PREPARED &&
-			   st->phase <= BA_PH_RB_FORWARD);
+			   st->phase <= BA_PH_LAST);
+		FUZZ_CHECK(!st->rb_levels ||
+			   (!g->batch && (st->phase == BA_PH_RB_MOVING ||
+					  st->phase == BA_PH_RB_FINISH)));
 		FUZZ_CHECK(st->lo <= st->hi && st->hi <= g->len &&
 			   st->done <= st->hi - st->lo);
 		FUZZ_CHECK(g->chains >= 1 && g->chains <= BA_FIX_MAX_CHAINS);

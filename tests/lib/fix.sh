@@ -559,6 +559,48 @@ fix_mx_point() {
 	ts_ok "$what: data intact"
 }
 
+# fix_mx_twice NAME HOOK K1 K2: crashes during a rollback.  At K1 points
+# of the move (SIGKILL), then a --rollback crashed with HOOK at K2 points
+# of its own writes, then --rollback again: the old layout and data.
+# Only points where the rollback has data to move back count.
+fix_mx_twice() {
+	local name=$1 hook=$2 n m w2 what count=0
+	for n in $(fix_points "$MX_W" "$3"); do
+		fix_mx_reset
+		FIX_ENV=("BLKALIGN_TEST_KILL_AT=$n")
+		fix_run "$name-c1" --yes "${MX_ARGS[@]}" --progress none --journal "$MX_J" "$MX_TARGET"
+		FIX_ENV=()
+		[ "$FIX_RC" = 137 ] && [ -e "$MX_J" ] || continue
+		cp --sparse=always "$MX_IMG" "$TS_TMP/$name-c1.img"
+		cp "$MX_J" "$TS_TMP/$name-c1.journal"
+		fix_run "$name-rb1" -J --rollback --progress none --journal "$MX_J" "$MX_TARGET"
+		w2=$(fix_jq "$name-rb1" .writes)
+		[ "$FIX_RC" = 0 ] && [ "$(fix_jq "$name-rb1" '.partitions[0].bytes_copied')" -gt 0 ] || continue
+		for m in $(fix_points "$w2" "$4"); do
+			what="$name: SIGKILL at write $n, --rollback with $hook=$m, --rollback"
+			cp --sparse=always "$TS_TMP/$name-c1.img" "$MX_IMG"
+			cp "$TS_TMP/$name-c1.journal" "$MX_J"
+			if [ -b "$MX_TARGET" ]; then
+				blockdev --flushbufs "$MX_TARGET" 2>/dev/null
+				partx -u "$MX_TARGET" >/dev/null 2>&1
+			fi
+			FIX_ENV=("$hook=$m")
+			fix_run "$name-rb2" --rollback --progress none --journal "$MX_J" "$MX_TARGET"
+			FIX_ENV=()
+			[ "$FIX_RC" = 137 ] || { ts_fail "$what: the crashed rollback exits $FIX_RC"; continue; }
+			fix_mx_probe "$what" || continue
+			fix_mx_marked "$what" || continue
+			fix_run "$name-rb3" --rollback --progress none --journal "$MX_J" "$MX_TARGET"
+			[ "$FIX_RC" = 0 ] || { ts_fail "$what: exits $FIX_RC: $(tail -c 300 "$TS_TMP/$name-rb3.err" | tr '\n' ' ')"; continue; }
+			fix_mx_check_old "$what" && ts_ok "$what: data intact"
+			count=$((count + 1))
+		done
+	done
+	ts_log "$name: $count points of a rollback crashed ($hook), then --rollback"
+	FIX_MX_POINTS=$((${FIX_MX_POINTS:-0} + count))
+	[ $count -gt 0 ] || ts_fail "$name: no rollback with data to move back was crashed"
+}
+
 # fix_mx_sweep NAME HOOK ACTION K: fix_mx_point at K points spread over
 # 1..MX_W (all of them when MX_W <= K).
 fix_mx_sweep() {
