@@ -172,6 +172,35 @@ static int save_rb_bounds(struct ba_fix_run *r)
 	return 0;
 }
 
+/*
+ * Step mode, a move stopped part-way: every region has moved the same
+ * number of levels (of the window in flight, those that landed whole);
+ * that part of each goes back (st.rb_levels), or nothing when no level
+ * did (the end of the rollback still puts the boundaries back).
+ */
+static int step_rollback(struct ba_fix_run *r)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t levels;
+	int rc = ba_fix_settle(r);
+
+	if (rc)
+		return rc;
+	levels = st->level;
+	if (!levels) {
+		st->phase = BA_PH_RB_FINISH;
+		return 0;
+	}
+	rc = save_rb_bounds(r);
+	if (rc)
+		return rc;
+	set_move(st, j->g.new_start, j->g.old_start, 0, j->g.len);
+	st->rb_levels = levels;
+	st->phase = BA_PH_RB_MOVING;
+	return 0;
+}
+
 /**
  * ba_fix_start_rollback: turn the journal's state into a rollback from
  * wherever it is (recorded).  Returns 0 or -errno.
@@ -189,25 +218,10 @@ int ba_fix_start_rollback(struct ba_fix_run *r)
 		break;
 	case BA_PH_MOVING:
 		if (!g->batch) {
-			/* step mode: each region has moved the same number
-			 * of levels (those of the window in flight that landed
-			 * whole count): that part of each goes back */
-			uint64_t levels;
-			int rc = ba_fix_settle(r);
+			int rc = step_rollback(r);
 
 			if (rc)
 				return rc;
-			levels = st->level;
-			if (!levels) {
-				st->phase = BA_PH_RB_FINISH;
-				break;
-			}
-			rc = save_rb_bounds(r);
-			if (rc)
-				return rc;
-			set_move(st, g->new_start, g->old_start, 0, g->len);
-			st->rb_levels = levels;
-			st->phase = BA_PH_RB_MOVING;
 			break;
 		}
 		if (st->inflight) {
