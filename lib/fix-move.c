@@ -16,9 +16,11 @@
  *   A region's first steps overwrite the d bytes at the near end of the
  *   next region (its *boundary*), which that region moves last: the
  *   boundaries' bytes are in the journal, and read from there.  The
- *   journal records the level in flight before its writes; after a crash
- *   the level is done again (its sources are intact: a region's step is
- *   only overwritten by its next step, or is a boundary).
+ *   journal records the window in flight (two levels, the XXH3-128 of
+ *   each step) before its writes; after a crash the levels that landed
+ *   whole count as done and the rest is done again (its sources are
+ *   intact: a region's step is only overwritten by its next step, or is a
+ *   boundary).  The geometry is in fix-regions.c.
  * - batch mode (smaller shifts): a step (a batch) overlaps its own source,
  *   so the batch's bytes go into the journal first; after a crash the batch
  *   is written again from there.
@@ -177,36 +179,6 @@ static int reader_wait(struct reader *rd)
 	return rd->rc;
 }
 
-/* The partition-relative start of the step after @done bytes, @len long. */
-static uint64_t step_rel(const struct ba_fix_state *st, uint64_t done,
-			 uint64_t len)
-{
-	return st->to > st->from ? st->hi - done - len : st->lo + done;
-}
-
-/*
- * The length of the next piece after @done bytes, at most @max, cut so
- * that its far end falls on a multiple of @a from the partition start:
- * the destination's writes stay on its 4 KiB grid (direct I/O that is not
- * on the backing file system's block grid is slow on loop devices).
- */
-static uint64_t piece(const struct ba_fix_state *st, uint64_t done,
-		      uint64_t max, uint64_t a)
-{
-	uint64_t left = st->hi - st->lo - done, e;
-
-	if (max >= left)
-		return left;
-	if (st->to > st->from) {
-		uint64_t top = st->hi - done;
-
-		e = (top - max + a - 1) / a * a; /* round up */
-		return e < top ? top - e : max;
-	}
-	e = (st->lo + done + max) / a * a; /* round down */
-	return e > st->lo + done ? e - st->lo - done : max;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -223,7 +195,8 @@ static int redo_batch(struct ba_fix_run *r, uint8_t *buf)
 	int rc = ba_journal_read_data(j, buf);
 
 	if (!rc)
-		rc = write_dst(r, buf, step_rel(&j->st, j->st.done, len), len);
+		rc = write_dst(r, buf, ba_fix_step_rel(&j->st, j->st.done, len),
+			       len);
 	if (!rc)
 		rc = ba_file_flush(r->dev);
 	if (!rc) {
@@ -232,12 +205,6 @@ static int redo_batch(struct ba_fix_run *r, uint8_t *buf)
 		r->moved += len;
 	}
 	return rc;
-}
-
-/* The alignment of pieces: 4 KiB when the step is made of them. */
-static uint64_t piece_align(const struct ba_journal *j)
-{
-	return j->g.step % 4096 ? j->g.lss : 4096;
 }
 
 /**
@@ -254,59 +221,6 @@ int ba_fix_finish_batch(struct ba_fix_run *r)
 	rc = redo_batch(r, buf);
 	free(buf);
 	return rc ? rc : ba_journal_record(r->j, NULL);
-}
-
-/*
- * ba_fix_chains: step mode's regions for @g: as many as make a level of
- * about BA_FIX_LEVEL bytes (at most BA_FIX_MAX_CHAINS), each a whole number
- * of steps and at least the shift long (its boundary is the shift).
- */
-void ba_fix_chains(struct ba_fix_geom *g)
-{
-	uint64_t d = g->new_start > g->old_start ? g->new_start - g->old_start
-						 : g->old_start - g->new_start;
-	uint64_t w = g->step, p, r;
-
-	g->chains = 1;
-	g->region = g->len;
-	if (g->batch || !d || !w || g->len < 2 * d)
-		return;
-	p = BA_FIX_LEVEL / w;
-	p = p < 1 ? 1 : p > BA_FIX_MAX_CHAINS ? BA_FIX_MAX_CHAINS : p;
-	r = (g->len + p - 1) / p;
-	r = (r + w - 1) / w * w;
-	if (r < d)
-		r = (d + w - 1) / w * w;
-	p = (g->len + r - 1) / r;
-	if (p > 1 && g->len - (p - 1) * r < d)
-		p--; /* the last region takes the rest */
-	g->chains = (uint32_t)p;
-	g->region = r;
-}
-
-static uint64_t shift_of(const struct ba_fix_geom *g)
-{
-	return g->new_start > g->old_start ? g->new_start - g->old_start
-					   : g->old_start - g->new_start;
-}
-
-/* Bytes of one move's boundaries in the journal. */
-uint64_t ba_fix_bound_len(const struct ba_fix_geom *g)
-{
-	return g->chains > 1 ? (uint64_t)(g->chains - 1) * shift_of(g) : 0;
-}
-
-/*
- * ba_fix_bound_range: boundary @k of a move: moving right, the first d
- * bytes of region k + 1 (@bottoms); moving left, the last d bytes of
- * region k.
- */
-void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
-			uint64_t *rel, uint64_t *len)
-{
-	*len = shift_of(g);
-	*rel = bottoms ? (uint64_t)(k + 1) * g->region
-		       : (uint64_t)(k + 1) * g->region - *len;
 }
 
 /**
@@ -328,57 +242,6 @@ int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 		off += len;
 	}
 	return rc;
-}
-
-/* The bytes of region @rs (of the forward move) moved by @levels levels. */
-static uint64_t moved_by(const struct ba_journal *j, struct ba_fix_state rs,
-			 uint64_t levels)
-{
-	uint64_t a = piece_align(j), done = 0;
-
-	rs.from = j->g.old_start;
-	rs.to = j->g.new_start;
-	for (uint64_t l = 0; l < levels && done < rs.hi - rs.lo; l++)
-		done += piece(&rs, done, j->g.step, a);
-	return done;
-}
-
-/*
- * Region @k of the move in flight as a state of its own (lo, hi).  When
- * it rolls back a move stopped after st.rb_levels levels, only the part
- * of the region that move moved (the top when it went right, the bottom
- * when it went left) goes back.
- */
-static struct ba_fix_state region_state(const struct ba_journal *j, uint32_t k)
-{
-	struct ba_fix_state rs = j->st;
-
-	rs.lo = j->st.lo + (uint64_t)k * j->g.region;
-	rs.hi = k + 1 == j->g.chains ? j->st.hi : rs.lo + j->g.region;
-	if (j->st.rb_levels) {
-		uint64_t moved = moved_by(j, rs, j->st.rb_levels);
-
-		if (j->g.new_start > j->g.old_start)
-			rs.lo = rs.hi - moved;
-		else
-			rs.hi = rs.lo + moved;
-	}
-	return rs;
-}
-
-/** ba_fix_move_bytes: the bytes the move in flight copies in all. */
-uint64_t ba_fix_move_bytes(const struct ba_journal *j)
-{
-	uint64_t n = 0;
-
-	if (j->g.batch || j->g.chains > BA_FIX_MAX_CHAINS)
-		return j->st.hi - j->st.lo;
-	for (uint32_t k = 0; k < j->g.chains; k++) {
-		struct ba_fix_state rs = region_state(j, k);
-
-		n += rs.hi - rs.lo;
-	}
-	return n;
 }
 
 /**
@@ -403,19 +266,6 @@ int ba_fix_restore_bounds(struct ba_fix_run *r)
 		off += len;
 	}
 	return rc ? rc : ba_file_flush(r->dev);
-}
-
-/* Each region's bytes done, @done, after @n more levels (a step each). */
-static void advance(const struct ba_journal *j, uint64_t *done, uint64_t n)
-{
-	uint64_t a = piece_align(j);
-
-	for (uint32_t k = 0; k < j->g.chains; k++) {
-		struct ba_fix_state rs = region_state(j, k);
-
-		for (uint64_t l = 0; l < n && done[k] < rs.hi - rs.lo; l++)
-			done[k] += piece(&rs, done[k], j->g.step, a);
-	}
 }
 
 static void reader_init(struct reader *rd, struct ba_fix_run *r)
@@ -471,18 +321,18 @@ struct window {
 static void plan_window(const struct ba_journal *j, uint64_t *done,
 			struct window *w)
 {
-	uint64_t a = piece_align(j), off = 0;
+	uint64_t a = ba_fix_piece_align(j), off = 0;
 
 	memset(w, 0, sizeof(*w));
 	for (uint32_t k = 0; k < j->g.chains; k++) {
-		struct ba_fix_state rs = region_state(j, k);
+		struct ba_fix_state rs = ba_fix_region(j, k);
 		uint64_t prel[BA_FIX_WINDOW_LEVELS], plen[BA_FIX_WINDOW_LEVELS];
 		uint64_t lo = UINT64_MAX, hi = 0;
 		uint32_t np = 0;
 
 		while (np < BA_FIX_WINDOW_LEVELS && done[k] < rs.hi - rs.lo) {
-			plen[np] = piece(&rs, done[k], j->g.step, a);
-			prel[np] = step_rel(&rs, done[k], plen[np]);
+			plen[np] = ba_fix_piece(&rs, done[k], j->g.step, a);
+			prel[np] = ba_fix_step_rel(&rs, done[k], plen[np]);
 			done[k] += plen[np];
 			lo = prel[np] < lo ? prel[np] : lo;
 			hi = prel[np] + plen[np] > hi ? prel[np] + plen[np]
@@ -570,7 +420,7 @@ int ba_fix_settle(struct ba_fix_run *r)
 
 	if (!r->j->st.nhash || r->j->g.chains > BA_FIX_MAX_CHAINS)
 		return 0;
-	advance(r->j, done, r->j->st.level);
+	ba_fix_advance(r->j, done, r->j->st.level);
 	return settle(r, done);
 }
 
@@ -595,7 +445,7 @@ static int move_chains(struct ba_fix_run *r)
 	if (rc)
 		goto out_free;
 	/* where each region stands after the levels done */
-	advance(j, done, st->level);
+	ba_fix_advance(j, done, st->level);
 	plan_window(j, done, &win[0]);
 	if (!win[0].nread)
 		goto out_free;
@@ -673,7 +523,7 @@ static int move_batches(struct ba_fix_run *r)
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
 	uint64_t total = st->hi - st->lo, step = j->g.step;
-	uint64_t a = piece_align(j);
+	uint64_t a = ba_fix_piece_align(j);
 	struct rjob job;
 	struct reader rd;
 	uint8_t *buf[2] = {ba_file_buffer(step), ba_file_buffer(step)};
@@ -696,8 +546,8 @@ static int move_batches(struct ba_fix_run *r)
 		rc = -EAGAIN;
 		goto out_free;
 	}
-	job.len = piece(st, st->done, step, a);
-	job.rel = step_rel(st, st->done, job.len);
+	job.len = ba_fix_piece(st, st->done, step, a);
+	job.rel = ba_fix_step_rel(st, st->done, job.len);
 	job.off = 0;
 	reader_start(&rd, buf[0], &job, 1);
 	while (st->done < total) {
@@ -707,8 +557,8 @@ static int move_batches(struct ba_fix_run *r)
 		if (rc)
 			break;
 		if (nd < total) {
-			job.len = piece(st, nd, step, a);
-			job.rel = step_rel(st, nd, job.len);
+			job.len = ba_fix_piece(st, nd, step, a);
+			job.rel = ba_fix_step_rel(st, nd, job.len);
 			reader_start(&rd, buf[k ^ 1], &job, 1);
 		}
 		st->inflight = w;

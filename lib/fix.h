@@ -177,6 +177,13 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
 int ba_fix_start_rollback(struct ba_fix_run *r);
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);
+uint64_t ba_fix_step_rel(const struct ba_fix_state *st, uint64_t done,
+			 uint64_t len);
+uint64_t ba_fix_piece(const struct ba_fix_state *st, uint64_t done,
+		      uint64_t max, uint64_t a);
+uint64_t ba_fix_piece_align(const struct ba_journal *j);
+struct ba_fix_state ba_fix_region(const struct ba_journal *j, uint32_t k);
+void ba_fix_advance(const struct ba_journal *j, uint64_t *done, uint64_t n);
 int ba_fix_settle(struct ba_fix_run *r);
 uint64_t ba_fix_move_bytes(const struct ba_journal *j);
 int ba_fix_restore_bounds(struct ba_fix_run *r);
