@@ -160,25 +160,37 @@ static void print_text(const struct blkalign_fix_outcome *o)
 		printf("  %s\n", r->message);
 }
 
-/* The exit status of a fix call: a refusal (2) only before the journal;
- * after it, any error is operational (4: the journal says how to go on). */
+/* A refusal: the plan cannot be carried out (no room, contents too big or
+ * not sized); only before the journal, after it every error is a failure. */
+static bool refused(const struct blkalign_fix_result *r, int rc)
+{
+	return !r->journal_kept &&
+	       (rc == -ENOSPC || rc == -EFBIG || rc == -EOPNOTSUPP);
+}
+
+/* The exit status of a fix call: a refusal 2, an operational error 4
+ * (once the journal exists, it says how to go on), a signal 128 + n. */
 static int status_of(const struct blkalign_fix_result *r, int rc)
 {
-	if (r->journal_kept && rc && rc != -EINTR)
-		return BLKALIGN_STATUS_FAILED;
-	switch (rc) {
-	case 0:
-	case -EALREADY:
-		return 0;
-	case -ENOSPC:
-	case -EFBIG:
-	case -EOPNOTSUPP:
-		return BLKALIGN_STATUS_INCOMPLETE;
-	case -EINTR:
+	if (rc == -EINTR)
 		return 128 + (stop_signal ? stop_signal : SIGINT);
-	default:
+	if (r->journal_kept && rc)
 		return BLKALIGN_STATUS_FAILED;
-	}
+	if (!rc || rc == -EALREADY)
+		return 0;
+	return refused(r, rc) ? BLKALIGN_STATUS_INCOMPLETE
+			      : BLKALIGN_STATUS_FAILED;
+}
+
+/* What a fix call did to partition @pp, in the words of the output. */
+static const char *action_of(const struct blkalign_plan_part *pp,
+			     const struct blkalign_fix_result *r, int rc)
+{
+	if (!rc)
+		return pp->new_start != pp->old_start ? "moved" : "resized";
+	if (r->journal_kept)
+		return rc == -EINTR ? "stopped" : "failed";
+	return refused(r, rc) ? "refused" : "failed";
 }
 
 static void release(struct blkalign_plan **plan, struct blkalign_report **rep,
@@ -268,7 +280,6 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 		}
 		done_num[pp->number] = true;
 		o = &out[(*nout)++];
-		fo->copy_all = fo->copy_all;
 		if (dry) {
 			struct blkalign_fix_opts dfo = *fo;
 
@@ -283,16 +294,7 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 		} else {
 			o->rc = blkalign_fix_partition(plan->device, pp, fo,
 						       &o->res);
-			o->action = !o->rc ? (pp->new_start != pp->old_start
-						      ? "moved"
-						      : "resized")
-				    : o->res.journal_kept
-					    ? (o->rc == -EINTR ? "stopped"
-							       : "failed")
-				    : o->rc == -ENOSPC || o->rc == -EFBIG ||
-						    o->rc == -EOPNOTSUPP
-					    ? "refused"
-					    : "failed";
+			o->action = action_of(pp, &o->res, o->rc);
 			status |= status_of(&o->res, o->rc);
 		}
 		if (o->rc && !o->res.number) {
