@@ -268,27 +268,36 @@ int ba_fix_restore_bounds(struct ba_fix_run *r)
 	return rc ? rc : ba_file_flush(r->dev);
 }
 
-static void reader_init(struct reader *rd, struct ba_fix_run *r)
+static void reader_destroy(struct reader *rd)
+{
+	pthread_cond_destroy(&rd->cond);
+	pthread_mutex_destroy(&rd->lock);
+}
+
+/* The reader thread of a move, idle.  Returns 0 or -EAGAIN. */
+static int reader_launch(struct reader *rd, struct ba_fix_run *r)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
 	pthread_mutex_init(&rd->lock, NULL);
 	pthread_cond_init(&rd->cond, NULL);
+	if (pthread_create(&rd->thread, NULL, reader_main, rd)) {
+		reader_destroy(rd);
+		return -EAGAIN;
+	}
+	return 0;
 }
 
-static void reader_stop(struct reader *rd)
+/* The reader thread gone, after the read in flight. */
+static void reader_end(struct reader *rd)
 {
+	reader_wait(rd);
 	pthread_mutex_lock(&rd->lock);
 	rd->quit = true;
 	pthread_cond_broadcast(&rd->cond);
 	pthread_mutex_unlock(&rd->lock);
 	pthread_join(rd->thread, NULL);
-}
-
-static void reader_destroy(struct reader *rd)
-{
-	pthread_cond_destroy(&rd->cond);
-	pthread_mutex_destroy(&rd->lock);
+	reader_destroy(rd);
 }
 
 static void progress(struct ba_fix_run *r, uint64_t bytes)
@@ -449,12 +458,9 @@ static int move_chains(struct ba_fix_run *r)
 	plan_window(j, done, &win[0]);
 	if (!win[0].nread)
 		goto out_free;
-	reader_init(&rd, r);
-	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
-		reader_destroy(&rd);
-		rc = -EAGAIN;
+	rc = reader_launch(&rd, r);
+	if (rc)
 		goto out_free;
-	}
 	reader_start(&rd, buf[0], win[0].read, win[0].nread);
 	while (win[k].nread) {
 		struct window *w = &win[k];
@@ -507,9 +513,7 @@ static int move_chains(struct ba_fix_run *r)
 	}
 	st->nhash = 0;
 	st->nlev = 0;
-	reader_wait(&rd);
-	reader_stop(&rd);
-	reader_destroy(&rd);
+	reader_end(&rd);
 out_free:
 	free(win);
 	free(buf[0]);
@@ -540,12 +544,9 @@ static int move_batches(struct ba_fix_run *r)
 	}
 	if (st->done >= total)
 		goto out_free;
-	reader_init(&rd, r);
-	if (pthread_create(&rd.thread, NULL, reader_main, &rd)) {
-		reader_destroy(&rd);
-		rc = -EAGAIN;
+	rc = reader_launch(&rd, r);
+	if (rc)
 		goto out_free;
-	}
 	job.len = ba_fix_piece(st, st->done, step, a);
 	job.rel = ba_fix_step_rel(st, st->done, job.len);
 	job.off = 0;
@@ -579,9 +580,7 @@ static int move_batches(struct ba_fix_run *r)
 		}
 		k ^= 1;
 	}
-	reader_wait(&rd);
-	reader_stop(&rd);
-	reader_destroy(&rd);
+	reader_end(&rd);
 out_free:
 	free(buf[0]);
 	free(buf[1]);
