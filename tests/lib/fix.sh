@@ -397,8 +397,10 @@ fix_mx_table() {
 		sed 's|^[^ ]*[^0-9]\([0-9]\+\) *:|\1 :|'
 }
 
+# fix_mx_reset [IMG]: the target back to the base image (or to IMG, a
+# saved state), no journal.
 fix_mx_reset() {
-	cp --sparse=always "$MX_BASE" "$MX_IMG"
+	cp --sparse=always "${1:-$MX_BASE}" "$MX_IMG"
 	rm -f "$MX_J" "$MX_J.new"
 	if [ -b "$MX_TARGET" ]; then
 		# the image was rewritten under the loop: let the kernel see it
@@ -497,6 +499,31 @@ fix_mx_marker_only() {
 	[ "$got" = "$MX_SHA" ]
 }
 
+# fix_shows_interrupted TARGET: `blkalign check` reports fix-interrupted.
+fix_shows_interrupted() {
+	"$BLKALIGN" check "$1" >"$TS_TMP/check-interrupted.out" 2>&1
+	grep -q fix-interrupted "$TS_TMP/check-interrupted.out"
+}
+
+# fix_failed_kept WHAT NAME JOURNAL BYTES: the fix run NAME (-J) stopped
+# on an I/O error part-way as it must: exit 4, action "failed" with
+# journal_kept and status 4, a message naming the kept journal and
+# --resume, the JOURNAL file there, 0 < bytes_copied < BYTES.
+fix_failed_kept() {
+	local what=$1 name=$2 copied
+	fix_expect_rc "$what" 4 "$name"
+	ts_expect_eq "$what: JSON action, journal_kept, status" "failed true 4" \
+		"$(fix_jq "$name" '"\(.partitions[0].action) \(.partitions[0].journal_kept) \(.status)"')"
+	fix_said "$what: the message" "$name" "journal .* is kept.*--resume"
+	[ -f "$3" ] && ts_ok "$what: the journal is kept" || ts_fail "$what: no journal file '$3'"
+	copied=$(fix_jq "$name" '.partitions[0].bytes_copied')
+	if [ "$copied" -gt 0 ] && [ "$copied" -lt "$4" ]; then
+		ts_ok "$what: stopped part-way ($copied of $4 bytes)"
+	else
+		ts_fail "$what: bytes_copied $copied, expected between 0 and $4"
+	fi
+}
+
 # fix_mx_marked WHAT: right after a crash with a journal, once the disk
 # has been written, the partition the table shows starts with the
 # marker: `check` reports fix-interrupted (and a new fix refuses).
@@ -506,8 +533,7 @@ fix_mx_marker_only() {
 fix_mx_marked() {
 	local row
 	[ "$(fix_whole_sha "$MX_TARGET")" = "$MX_WHOLE" ] && return 0
-	"$BLKALIGN" check "$MX_TARGET" >"$TS_TMP/mx-check.out" 2>&1
-	grep -q fix-interrupted "$TS_TMP/mx-check.out" && return 0
+	fix_shows_interrupted "$MX_TARGET" && return 0
 	row=$(fix_layout "$MX_TARGET" | awk -v n="$MX_N" '$1 == n { print $2 }')
 	[ -n "$row" ] && [ "$(fix_sha "$MX_TARGET" $((row * 512)) "$MX_USED")" = "$MX_SHA" ] && return 0
 	ts_fail "$1: the disk was written, but check does not report fix-interrupted"
@@ -578,12 +604,8 @@ fix_mx_twice() {
 		[ "$FIX_RC" = 0 ] && [ "$(fix_jq "$name-rb1" '.partitions[0].bytes_copied')" -gt 0 ] || continue
 		for m in $(fix_points "$w2" "$4"); do
 			what="$name: SIGKILL at write $n, --rollback with $hook=$m, --rollback"
-			cp --sparse=always "$TS_TMP/$name-c1.img" "$MX_IMG"
+			fix_mx_reset "$TS_TMP/$name-c1.img"
 			cp "$TS_TMP/$name-c1.journal" "$MX_J"
-			if [ -b "$MX_TARGET" ]; then
-				blockdev --flushbufs "$MX_TARGET" 2>/dev/null
-				partx -u "$MX_TARGET" >/dev/null 2>&1
-			fi
 			FIX_ENV=("$hook=$m")
 			fix_run "$name-rb2" --rollback --progress none --journal "$MX_J" "$MX_TARGET"
 			FIX_ENV=()
