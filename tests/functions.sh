@@ -134,6 +134,13 @@ ts_loop_detach() {
 	return 0
 }
 
+# ts_diff_lines WANT GOT: the lines only in WANT ("    -") and only in
+# GOT ("    +"), after a failed comparison of two sets of lines.
+ts_diff_lines() {
+	diff <(printf '%s\n' "$1") <(printf '%s\n' "$2") |
+		grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+}
+
 # jq over the JSON report: ts_jq FILTER FILE
 ts_jq() {
 	jq -r "$1" "$2"

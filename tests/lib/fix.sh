@@ -204,8 +204,7 @@ fix_expect_table() {
 		ts_ok "$what: table = {$(printf '%s' "$want" | tr '\n' ';')}"
 	else
 		ts_fail "$what: table differs (- expected, + on disk)"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
-			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+		ts_diff_lines "$want" "$got"
 	fi
 	sfdisk --verify "$img" >"$TS_TMP/verify.out" 2>&1
 	if grep -q '^No errors detected' "$TS_TMP/verify.out"; then

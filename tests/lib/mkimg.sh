@@ -173,8 +173,7 @@ ba_expect_findings() {
 		ts_ok "$what: findings = {$(printf '%s' "$want" | tr '\n' ';')}"
 	else
 		ts_fail "$what: findings differ (- expected, + blkalign)"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
-			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+		ts_diff_lines "$want" "$got"
 	fi
 	while read -r layer code _; do
 		[ -n "$code" ] || continue
@@ -231,8 +230,7 @@ ba_expect_layers() {
 		ts_ok "$1: partitions as built"
 	else
 		ts_fail "$1: partitions differ (- expected, + blkalign)"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
-			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+		ts_diff_lines "$want" "$got"
 	fi
 }
 

@@ -113,8 +113,7 @@ st_expect_findings() {
 		ts_ok "$name: findings and their numbers as derived"
 	else
 		ts_fail "$name: findings differ (- expected, + blkalign)"
-		diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") |
-			grep '^[<>]' | sed 's/^</    -/; s/^>/    +/'
+		ts_diff_lines "$want" "$got"
 	fi
 	[ "$dev" = 0 ] || return 0
 	cut -d' ' -f1-3 <<<"$lines" | ba_expect_findings "$name" "$name"
