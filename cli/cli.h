@@ -20,6 +20,11 @@ int cmd_trace(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
+int cli_main(int argc, char **argv);
+
+/* fix's I/O backend (cmd-fix.c): NULL, the system's, but in test
+ * programs that link the commands with a backend of their own. */
+extern const struct blkalign_fix_io *cli_fix_io;
 
 void cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_log_to_stderr(void *data, const char *msg);

@@ -30,6 +30,7 @@ enum {
 	OPT_STEP,
 	OPT_PROGRESS,
 	OPT_PARTITION,
+	OPT_INSPECT,
 };
 
 enum progress_mode {
@@ -40,6 +41,9 @@ enum progress_mode {
 };
 
 static volatile int stop_signal;
+
+/* fix's I/O backend: NULL (the system's) but in test programs. */
+const struct blkalign_fix_io *cli_fix_io;
 
 static void on_signal(int sig)
 {
@@ -52,6 +56,8 @@ static void usage(FILE *out)
 	      " " PROGRAM " fix [options] <image>|<device>\n"
 	      " " PROGRAM
 	      " fix --resume|--rollback [--journal <file>] <image>|<device>\n"
+	      " " PROGRAM
+	      " fix --inspect [--journal <file>] [<image>|<device>]\n"
 	      "\nRealign partitions in place as 'blkalign plan' computes: move the\n"
 	      "data to the new start, then write the new partition table.  A\n"
 	      "journal outside the disk makes every step resumable and undoable.\n"
@@ -61,9 +67,12 @@ static void usage(FILE *out)
 	      "     --partition <n>             fix partition <n> only\n"
 	      "     --journal <file>            the journal (default\n"
 	      "                                 " JOURNAL_DIR
-	      "/<target name>.journal)\n"
+	      "/<name>-<disk id>.journal)\n"
 	      "     --resume                    finish an interrupted fix\n"
 	      "     --rollback                  undo an interrupted fix: old layout and data\n"
+	      "     --inspect                   say what a journal holds, whether it is\n"
+	      "                                 the disk's, and what --resume and\n"
+	      "                                 --rollback would do; writes nothing\n"
 	      "     --copy-all                  copy whole partitions whose contents\n"
 	      "                                 blkalign cannot size\n"
 	      "     --step <size>               largest copy step (default 16M)\n"
@@ -84,7 +93,9 @@ static void usage(FILE *out)
 	      "  2  refused: no room, contents larger than the new size or not\n"
 	      "     sized (see --copy-all)\n"
 	      "  4  operational error (busy disk, I/O error, journal); the\n"
-	      "     journal, if written, says how to go on\n"
+	      "     journal, if written, says how to go on; --resume or\n"
+	      "     --rollback refused (another disk's or a damaged journal);\n"
+	      "     --inspect: --resume or --rollback could not go on\n"
 	      " 16  usage error\n"
 	      "  128+n  stopped by signal n; --resume or --rollback go on\n"
 	      "\nFor more details see blkalign(8) and docs/fix.md.\n",
@@ -228,13 +239,80 @@ static bool interrupted(const struct blkalign_device *d)
 	return false;
 }
 
-static const char *default_journal(const char *target, char *buf, size_t len)
-{
-	char tmp[4096];
+/* A journal of @target found in the journal directory (for listing). */
+struct found {
+	size_t n;
+	char first[4096];
+	const char *skip; /* the default: said apart */
+};
 
-	snprintf(tmp, sizeof(tmp), "%s", target);
-	snprintf(buf, len, JOURNAL_DIR "/%s.journal", basename(tmp));
+static void on_found(void *data, const char *path)
+{
+	struct found *f = data;
+
+	if (f->skip && !strcmp(path, f->skip))
+		return;
+	if (!f->n++)
+		snprintf(f->first, sizeof(f->first), "%s", path);
+	cli_warnx("a journal of an earlier fix of this disk: '%s'", path);
+}
+
+/*
+ * The journal for --resume, --rollback and --inspect without --journal:
+ * the default one, or else the only journal in the journal directory
+ * that belongs to the disk (its identity, or its marker's fix id).
+ */
+static const char *resume_journal(const char *target, const char *dflt,
+				  char *buf, size_t len)
+{
+	struct found f = {0};
+
+	if (!access(dflt, F_OK))
+		return dflt;
+	if (blkalign_fix_find_journals(target, JOURNAL_DIR, on_found, &f) < 0 ||
+	    f.n != 1)
+		return dflt;
+	snprintf(buf, len, "%s", f.first);
 	return buf;
+}
+
+/* A new fix: journals of earlier fixes of this disk, said; true if any. */
+static bool stale_journals(const char *target, const char *journal)
+{
+	struct found f = {.skip = journal};
+
+	if (blkalign_fix_find_journals(target, JOURNAL_DIR, on_found, &f) <=
+		    0 ||
+	    !f.n)
+		return false;
+	cli_warnx("finish that fix first ('blkalign fix --resume --journal "
+		  "FILE %s', or --rollback; 'blkalign fix --inspect --journal "
+		  "FILE' says what it holds), or remove the journal",
+		  target);
+	return true;
+}
+
+/* --inspect: the journal given, the disk's, or the disk's marker. */
+static int do_inspect(const char *target, const char *journal, bool json)
+{
+	char dbuf[4096], jbuf[4096];
+	int rc;
+
+	if (!journal && !blkalign_fix_journal_path(target, JOURNAL_DIR, dbuf,
+						   sizeof(dbuf))) {
+		journal = resume_journal(target, dbuf, jbuf, sizeof(jbuf));
+		if (access(journal, F_OK))
+			journal = NULL; /* none: what the marker says */
+	}
+	rc = blkalign_fix_inspect(target, journal, json, stdout);
+	if (rc < 0) {
+		cli_warnx("cannot inspect '%s': %s", journal ? journal : target,
+			  strerror(-rc));
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (fflush(stdout) == EOF)
+		return BLKALIGN_STATUS_FAILED;
+	return rc ? BLKALIGN_STATUS_FAILED : 0;
 }
 
 /*
@@ -242,9 +320,10 @@ static const char *default_journal(const char *target, char *buf, size_t len)
  * planning again after each: a moved partition changes its neighbours'
  * room.
  */
-static int run(const struct cli_topo *topo, const char *target, int only,
-	       bool dry, struct blkalign_fix_opts *fo,
-	       struct blkalign_fix_outcome *out, size_t *nout)
+static int run(const struct cli_topo *topo, const char *target,
+	       struct blkalign_fix_target *t, int only, bool dry,
+	       struct blkalign_fix_opts *fo, struct blkalign_fix_outcome *out,
+	       size_t *nout)
 {
 	bool done_num[65536] = {false};
 	int status = 0;
@@ -284,15 +363,15 @@ static int run(const struct cli_topo *topo, const char *target, int only,
 			struct blkalign_fix_opts dfo = *fo;
 
 			dfo.dry_run = true;
-			o->rc = blkalign_fix_partition(plan->device, pp, &dfo,
-						       &o->res);
+			o->rc = blkalign_fix_partition(NULL, plan->device, pp,
+						       &dfo, &o->res);
 			o->action = o->rc ? "refused"
 				    : pp->new_start != pp->old_start
 					    ? "would move"
 					    : "would resize";
 			status |= o->rc ? status_of(&o->res, o->rc) : 1;
 		} else {
-			o->rc = blkalign_fix_partition(plan->device, pp, fo,
+			o->rc = blkalign_fix_partition(t, plan->device, pp, fo,
 						       &o->res);
 			o->action = action_of(pp, &o->res, o->rc);
 			status |= status_of(&o->res, o->rc);
@@ -321,6 +400,7 @@ int cmd_fix(int argc, char **argv)
 		{"journal", required_argument, NULL, OPT_JOURNAL},
 		{"resume", no_argument, NULL, OPT_RESUME},
 		{"rollback", no_argument, NULL, OPT_ROLLBACK},
+		{"inspect", no_argument, NULL, OPT_INSPECT},
 		{"copy-all", no_argument, NULL, OPT_COPY_ALL},
 		{"step", required_argument, NULL, OPT_STEP},
 		{"progress", required_argument, NULL, OPT_PROGRESS},
@@ -334,9 +414,11 @@ int cmd_fix(int argc, char **argv)
 	struct cli_topo topo = {0};
 	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
 	struct sigaction sa = {0};
-	char jbuf[4096], jmsg[512];
+	char jbuf[4096], dbuf[4096], jmsg[512];
 	const char *target;
+	struct blkalign_fix_target *t = NULL;
 	bool yes = false, resume = false, rollback = false, json = false;
+	bool inspect = false, writes;
 	size_t nout = 0;
 	int64_t v;
 	int only = 0, c, rc, status;
@@ -362,6 +444,9 @@ int cmd_fix(int argc, char **argv)
 			break;
 		case OPT_ROLLBACK:
 			rollback = true;
+			break;
+		case OPT_INSPECT:
+			inspect = true;
 			break;
 		case OPT_COPY_ALL:
 			fo.copy_all = true;
@@ -404,9 +489,16 @@ int cmd_fix(int argc, char **argv)
 			return BLKALIGN_STATUS_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		cli_warnx(optind >= argc ? "no target given"
-					 : "fix takes one target");
+	if (inspect && optind + 1 >= argc && (optind < argc || fo.journal) &&
+	    !resume && !rollback && !yes)
+		return do_inspect(optind < argc ? argv[optind] : NULL,
+				  fo.journal, json);
+	if (optind + 1 != argc || inspect) {
+		cli_warnx(inspect	   ? "--inspect takes a journal or a "
+					     "target, and no --yes, --resume or "
+					     "--rollback"
+			  : optind >= argc ? "no target given"
+					   : "fix takes one target");
 		fprintf(stderr, "Try '" PROGRAM " fix --help' for more "
 				"information.\n");
 		return BLKALIGN_STATUS_USAGE;
@@ -416,8 +508,20 @@ int cmd_fix(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 	target = argv[optind];
-	if (!fo.journal)
-		fo.journal = default_journal(target, jbuf, sizeof(jbuf));
+	writes = yes || resume || rollback;
+	if (!fo.journal) {
+		rc = blkalign_fix_journal_path(target, JOURNAL_DIR, dbuf,
+					       sizeof(dbuf));
+		if (rc) {
+			cli_warnx("cannot open '%s': %s", target,
+				  strerror(-rc));
+			return BLKALIGN_STATUS_FAILED;
+		}
+		fo.journal = resume || rollback
+				     ? resume_journal(target, dbuf, jbuf,
+						      sizeof(jbuf))
+				     : dbuf;
+	}
 	if (prog.mode == PROGRESS_AUTO)
 		prog.mode =
 			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
@@ -429,31 +533,39 @@ int cmd_fix(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if ((yes || resume || rollback) &&
+	if (writes &&
 	    !strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))
 		(void)mkdir(JOURNAL_DIR, 0700);
 
 	/* before planning: an interrupted fix's disk does not plan as it is */
 	rc = blkalign_fix_check_journal(target, fo.journal, jmsg, sizeof(jmsg));
-	if (rc == -EINVAL || (rc == -EEXIST && !resume && !rollback)) {
+	if (rc == -EINVAL || (rc == -EEXIST && !resume && !rollback) ||
+	    (rc == -ENOENT && !resume && !rollback &&
+	     strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))) {
+		cli_warnx("%s", jmsg);
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (!resume && !rollback && stale_journals(target, fo.journal) && yes)
+		return BLKALIGN_STATUS_FAILED;
+	/* the lock before the audit: the plan is made under it */
+	if (writes && blkalign_fix_target_open(target, fo.journal, cli_fix_io,
+					       &t, jmsg, sizeof(jmsg))) {
 		cli_warnx("%s", jmsg);
 		return BLKALIGN_STATUS_FAILED;
 	}
 	if (resume || rollback) {
+		/* exactly what the journal describes: nothing else */
 		struct blkalign_fix_outcome *o = &out[nout++];
 
-		o->rc = blkalign_fix_resume(target, rollback, &fo, &o->res);
+		o->rc = blkalign_fix_resume(t, rollback, &fo, &o->res);
 		o->action = o->rc		 ? "failed"
 			    : o->res.rolled_back ? "rolled back"
 						 : "finished";
 		status = status_of(&o->res, o->rc);
-		if (!o->rc && !rollback && !only) {
-			/* go on with the partitions still to do */
-			status |= run(&topo, target, 0, false, &fo, out, &nout);
-		}
 	} else {
-		status = run(&topo, target, only, !yes, &fo, out, &nout);
+		status = run(&topo, target, t, only, !yes, &fo, out, &nout);
 	}
+	blkalign_fix_target_close(t);
 
 	if (json) {
 		if (blkalign_fix_write_json(out, nout, target, fo.journal,

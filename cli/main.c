@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - blkalign: find, explain and fix misaligned storage layouts.
- * Dispatches to one subcommand per file (cmd-<name>.c) from a table.
+ * Dispatches to one subcommand per file (cmd-<name>.c) from a table;
+ * blkalign.c's main() calls it (test programs link the commands with a
+ * main of their own, tests/fault/).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -66,7 +68,7 @@ void cli_log_to_stderr(void *data, const char *msg)
 	cli_warnx("%s", msg);
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
 	const char *name;
 

@@ -482,6 +482,34 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans,
  * data to its new start, then write the new table, crash-safely through a
  * journal kept outside the disk.  Writes: callers ask the user first.
  */
+
+/* Which file an I/O of fix is for. */
+enum blkalign_fix_file {
+	BLKALIGN_FIX_FILE_TARGET,	/* the disk or image being fixed */
+	BLKALIGN_FIX_FILE_JOURNAL,	/* its journal */
+};
+
+/*
+ * fix's I/O backend, as e2fsprogs' io_manager: every read, write and
+ * flush of the target and the journal goes through it.  The library opens
+ * the files itself (O_DIRECT, O_EXCL, locks); the backend moves the bytes.
+ * Each returns 0 or -errno (a short transfer is -EIO).  Given to
+ * blkalign_fix_target_open (NULL: blkalign_fix_io_default()).  Test
+ * programs select one that injects faults (tests/fault/).
+ */
+struct blkalign_fix_io {
+	size_t size;			/* sizeof(struct blkalign_fix_io) */
+	void *data;
+	int (*read)(void *data, enum blkalign_fix_file file, int fd,
+		    void *buf, size_t len, uint64_t off);
+	int (*write)(void *data, enum blkalign_fix_file file, int fd,
+		     const void *buf, size_t len, uint64_t off);
+	int (*flush)(void *data, enum blkalign_fix_file file, int fd);
+	void (*close)(void *data, enum blkalign_fix_file file, int fd);
+};
+
+const struct blkalign_fix_io *blkalign_fix_io_default(void);
+
 struct blkalign_fix_opts {
 	const char *journal;		/* journal file (required) */
 	const char *tmpdir;		/* table image; NULL: the journal's dir */
@@ -505,19 +533,58 @@ struct blkalign_fix_result {
 	uint64_t steps;
 	double seconds;			/* copying */
 	char message[512];		/* why it failed, or a warning */
+	uint64_t writes, flushes;	/* this call's, disk and journal */
 };
 
-int blkalign_fix_partition(const struct blkalign_device *d,
+/*
+ * The target of a fix, opened for writing and locked (a block device
+ * O_EXCL, an image with flock, neither while a loop device has it) for as
+ * long as the handle lives: audit and plan it after this, so that the
+ * plan is made under the lock.  @journal is refused on the target itself.
+ * Returns 0 or -errno with @msg saying why.
+ */
+struct blkalign_fix_target;
+
+int blkalign_fix_target_open(const char *path, const char *journal,
+			     const struct blkalign_fix_io *io,
+			     struct blkalign_fix_target **out, char *msg,
+			     size_t len);
+void blkalign_fix_target_close(struct blkalign_fix_target *t);
+
+int blkalign_fix_partition(struct blkalign_fix_target *t,
+			   const struct blkalign_device *d,
 			   const struct blkalign_plan_part *pp,
 			   const struct blkalign_fix_opts *o,
 			   struct blkalign_fix_result *res);
-int blkalign_fix_resume(const char *target, bool rollback,
+int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 			const struct blkalign_fix_opts *o,
 			struct blkalign_fix_result *res);
 int blkalign_fix_check_journal(const char *target, const char *journal,
 			       char *msg, size_t len);
-uint64_t blkalign_fix_io_writes(void);
-uint64_t blkalign_fix_io_flushes(void);
+/*
+ * The default journal of @target in @dir: "<dir>/<name>-<16 hex>.journal",
+ * the hex a hash of the disk's identity (an image's file system and inode,
+ * also through a loop device; a disk's WWN or serial; else its path), so
+ * that two disks never share one.  Returns 0 or -errno.
+ */
+int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
+			      size_t len);
+/*
+ * The journals in @dir that belong to @target (its identity, or the fix
+ * id of the marker on it), @fn called with each path; returns how many,
+ * or -errno.
+ */
+int blkalign_fix_find_journals(const char *target, const char *dir,
+			       void (*fn)(void *data, const char *path),
+			       void *data);
+/*
+ * What a journal holds and what --resume and --rollback would do with it
+ * on @target (NULL: the journal alone; @journal NULL: what the disk's
+ * marker says), as text or JSON, without writing.  Returns 0 when both
+ * could go on, 1 when only one could, 2 when neither, or -errno.
+ */
+int blkalign_fix_inspect(const char *target, const char *journal,
+			 bool json, FILE *out);
 
 /* One partition's outcome of a fix run, as blkalign_fix_write_json prints it. */
 struct blkalign_fix_outcome {

@@ -145,8 +145,19 @@ struct ba_gpt_check {
 	struct ba_gpt_header primary, backup;
 };
 
-/* The first bytes of a partition while `blkalign fix` moves it (fix-move.c). */
+/* The first bytes of a partition while `blkalign fix` moves it
+ * (fix-marker.c): this line, the fix's id, what it does. */
 #define BA_FIX_MARKER "BLKALIGN FIX IN PROGRESS"
+
+struct ba_fix_marker {
+	bool has_id;	/* markers of blkalign 0.1.0 carry none */
+	uint8_t id[16];
+	char what[400]; /* "partition N of DISK: moving from byte ..." */
+};
+
+bool ba_fix_marker_parse(const void *sector, size_t len,
+			 struct ba_fix_marker *m);
+void ba_fix_id_hex(const uint8_t id[16], char out[33]);
 
 /* The EBR chain of a dos table (probe/dos.c). */
 #define BA_DOS_EBR_MAX 256

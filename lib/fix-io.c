@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fix-io.c - the files fix writes: the target (O_DIRECT when the file
- * system allows it) and the journal.  Every write and flush goes through
- * here, which is where the crash tests hook in (fix.h): a SIGKILL in the
- * middle of a write, or a power cut that loses every unflushed write.
+ * fix-io.c - the files fix reads and writes: the target (O_DIRECT when
+ * the file system allows it) and the journal.  Every read, write and
+ * flush goes through the I/O backend the caller chose (struct
+ * blkalign_fix_io, as e2fsprogs' io_manager): the system's calls by
+ * default; the crash tests select one of their own (tests/fault/) that
+ * kills, cuts the power or fails at the N-th write.  The library itself
+ * has no test hooks.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -18,41 +20,79 @@
 
 #include "fix.h"
 
-static uint64_t nwrites, nflushes;
-static uint64_t kill_at, powercut_at, signal_at;
-static bool hooks_read;
-
-static uint64_t env_u64(const char *name)
+static int sys_read(void *data, enum blkalign_fix_file file, int fd, void *buf,
+		    size_t len, uint64_t off)
 {
-	const char *v = getenv(name);
-	char *end;
-	unsigned long long n;
+	uint8_t *p = buf;
 
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	return errno || *end ? 0 : (uint64_t)n;
+	(void)data;
+	(void)file;
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* short: past the end */
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
 }
 
-static void read_hooks(void)
+static int sys_write(void *data, enum blkalign_fix_file file, int fd,
+		     const void *buf, size_t len, uint64_t off)
 {
-	if (hooks_read)
-		return;
-	kill_at = env_u64("BLKALIGN_TEST_KILL_AT");
-	powercut_at = env_u64("BLKALIGN_TEST_POWERCUT_AT");
-	signal_at = env_u64("BLKALIGN_TEST_SIGINT_AT");
-	hooks_read = true;
+	const uint8_t *p = buf;
+
+	(void)data;
+	(void)file;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
 }
 
-uint64_t ba_fix_writes(void)
+static int sys_flush(void *data, enum blkalign_fix_file file, int fd)
 {
-	return nwrites;
+	(void)data;
+	(void)file;
+	return fdatasync(fd) ? -errno : 0;
 }
 
-uint64_t ba_fix_flushes(void)
+static const struct blkalign_fix_io sys_io = {
+	.size = sizeof(struct blkalign_fix_io),
+	.read = sys_read,
+	.write = sys_write,
+	.flush = sys_flush,
+};
+
+/** blkalign_fix_io_default: pread, pwrite and fdatasync, whole. */
+const struct blkalign_fix_io *blkalign_fix_io_default(void)
 {
-	return nflushes;
+	return &sys_io;
+}
+
+void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops)
+{
+	memset(io, 0, sizeof(*io));
+	io->ops = ops && ops->size >= sizeof(*ops) && ops->read && ops->write &&
+				  ops->flush
+			  ? ops
+			  : &sys_io;
 }
 
 void *ba_file_alloc(size_t len)
@@ -86,17 +126,20 @@ void *ba_file_buffer(size_t len)
 
 /**
  * ba_file_open: open @path with @flags (plus O_DIRECT when @direct and the
- * file system takes it).  Returns 0 or -errno.
+ * file system takes it), its I/O through @io.  Returns 0 or -errno.
  */
-int ba_file_open(struct ba_file *f, const char *path, int flags, bool direct)
+int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
+		 enum blkalign_fix_file which, const char *path, int flags,
+		 bool direct)
 {
 	struct stat st;
 	int fd = -1;
 
-	read_hooks();
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	f->path = path;
+	f->which = which;
+	f->io = io;
 	if (direct)
 		fd = open(path, flags | O_DIRECT | O_CLOEXEC, 0600);
 	if (fd < 0 && (!direct || errno == EINVAL))
@@ -122,153 +165,68 @@ int ba_file_open(struct ba_file *f, const char *path, int flags, bool direct)
 		f->size = (uint64_t)st.st_size;
 	}
 	f->fd = fd;
-	pthread_mutex_init(&f->lock, NULL);
 	return 0;
 }
 
+/* Close @f; one never opened (zeroed: no backend) or closed is left. */
 void ba_file_close(struct ba_file *f)
 {
-	struct ba_fwrite *w, *n;
-
-	if (f->fd < 0)
+	if (!f->io || f->fd < 0)
 		return;
-	for (w = f->pending; w; w = n) {
-		n = w->next;
-		free(w->buf);
-		free(w);
-	}
-	f->pending = NULL;
+	if (f->io->ops->close)
+		f->io->ops->close(f->io->ops->data, f->which, f->fd);
 	close(f->fd);
 	f->fd = -1;
-	pthread_mutex_destroy(&f->lock);
-}
-
-static int full_pread(int fd, uint8_t *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, buf, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO; /* short: past the end */
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-static int full_pwrite(int fd, const uint8_t *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, buf, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-/* The power-cut hook's writes not yet flushed, laid over what was read. */
-static void overlay(struct ba_file *f, uint8_t *buf, size_t len, uint64_t off)
-{
-	for (struct ba_fwrite *w = f->pending; w; w = w->next) {
-		uint64_t a = off > w->off ? off : w->off;
-		uint64_t b = off + len < w->off + w->len ? off + len
-							 : w->off + w->len;
-
-		if (a < b)
-			memcpy(buf + (a - off), w->buf + (a - w->off),
-			       (size_t)(b - a));
-	}
 }
 
 int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off)
 {
-	int rc = full_pread(f->fd, buf, len, off);
-
-	if (rc || !powercut_at)
-		return rc;
-	pthread_mutex_lock(&f->lock);
-	overlay(f, buf, len, off);
-	pthread_mutex_unlock(&f->lock);
-	return 0;
-}
-
-/* Pending writes in the order they were made (the list is newest first). */
-static int apply_pending(struct ba_fwrite *w, int fd)
-{
-	int rc;
-
-	if (!w)
-		return 0;
-	rc = apply_pending(w->next, fd);
-	if (!rc)
-		rc = full_pwrite(fd, w->buf, w->len, w->off);
-	free(w->buf);
-	free(w);
-	return rc;
+	return f->io->ops->read(f->io->ops->data, f->which, f->fd, buf, len,
+				off);
 }
 
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 {
-	uint64_t n = __atomic_add_fetch(&nwrites, 1, __ATOMIC_SEQ_CST);
-	struct ba_fwrite *w;
-
-	if (signal_at && n == signal_at)
-		raise(SIGINT); /* as from the terminal: the handler's flag */
-	if (kill_at && n == kill_at) {
-		/* Half of this write lands, then the process dies. */
-		size_t half = len / 2 / 512 * 512;
-
-		if (half)
-			(void)full_pwrite(f->fd, buf, half, off);
-		raise(SIGKILL);
-	}
-	if (!powercut_at)
-		return full_pwrite(f->fd, buf, len, off);
-	if (n >= powercut_at)
-		_exit(137); /* the power is gone: pending writes too */
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->buf = ba_file_alloc(len);
-	if (!w->buf) {
-		free(w);
-		return -ENOMEM;
-	}
-	memcpy(w->buf, buf, len);
-	w->off = off;
-	w->len = len;
-	pthread_mutex_lock(&f->lock);
-	w->next = f->pending;
-	f->pending = w;
-	pthread_mutex_unlock(&f->lock);
-	return 0;
+	__atomic_add_fetch(&f->io->writes, 1, __ATOMIC_RELAXED);
+	return f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
+				 off);
 }
 
 int ba_file_flush(struct ba_file *f)
 {
-	int rc = 0;
+	__atomic_add_fetch(&f->io->flushes, 1, __ATOMIC_RELAXED);
+	return f->io->ops->flush(f->io->ops->data, f->which, f->fd);
+}
 
-	__atomic_add_fetch(&nflushes, 1, __ATOMIC_SEQ_CST);
-	if (powercut_at) {
-		pthread_mutex_lock(&f->lock);
-		rc = apply_pending(f->pending, f->fd);
-		f->pending = NULL;
-		pthread_mutex_unlock(&f->lock);
-		if (rc)
-			return rc;
-	}
-	return fdatasync(f->fd) ? -errno : 0;
+/**
+ * ba_file_verify: does @f hold the @len bytes of @buf at @off (read back
+ * past any cache: the target is O_DIRECT)?  0, -EIO when not, -errno.
+ */
+int ba_file_verify(struct ba_file *f, const void *buf, size_t len, uint64_t off)
+{
+	uint8_t *back = ba_file_buffer(len);
+	int rc;
+
+	if (!back)
+		return -ENOMEM;
+	rc = ba_file_read(f, back, len, off);
+	if (!rc && memcmp(back, buf, len))
+		rc = -EIO;
+	free(back);
+	return rc;
+}
+
+/**
+ * ba_file_write_check: write @len bytes of @buf at @off, flush, and read
+ * them back (ba_file_verify).  For the bytes fix puts back from its
+ * journal (head, boundaries, batches, table), which exist nowhere else.
+ */
+int ba_file_write_check(struct ba_file *f, const void *buf, size_t len,
+			uint64_t off)
+{
+	int rc = ba_file_write(f, buf, len, off);
+
+	if (!rc)
+		rc = ba_file_flush(f);
+	return rc ? rc : ba_file_verify(f, buf, len, off);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix-json.c - what `blkalign fix --json` prints: each partition's
- * outcome and the process's write and flush counts (the crash tests
- * sweep their kill points over `writes`), through json-c like every
+ * outcome and the run's write and flush counts, disk and journal (the
+ * crash tests sweep their kill points over `writes`), through json-c like every
  * other writer (jsonw.h; keys in blkalign(8) FIX OPTIONS).
  */
 #include <errno.h>
@@ -49,6 +49,7 @@ int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 			    bool dry_run, int status, FILE *out)
 {
 	struct json_object *root, *arr;
+	uint64_t writes = 0, flushes = 0;
 
 	if ((!v && n) || !out)
 		return -EINVAL;
@@ -72,9 +73,11 @@ int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 			return -ENOMEM;
 		}
 		json_object_array_add(arr, p);
+		writes += v[i].res.writes;
+		flushes += v[i].res.flushes;
 	}
 	json_object_object_add(root, "partitions", arr);
-	ba_json_u64(root, "writes", blkalign_fix_io_writes());
-	ba_json_u64(root, "flushes", blkalign_fix_io_flushes());
+	ba_json_u64(root, "writes", writes);
+	ba_json_u64(root, "flushes", flushes);
 	return ba_json_write(root, out);
 }

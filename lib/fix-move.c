@@ -97,35 +97,6 @@ static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 	return 0;
 }
 
-/**
- * ba_fix_hide_head: what the partition-relative bytes [rel, rel + len) of
- * the head look like while a move is in flight: zeros, the first sector
- * a marker (text naming the fix; no file system or RAID magic), the same
- * every time (step hashes cover it).
- */
-void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
-		      uint64_t len)
-{
-	char m[512];
-	int n;
-
-	if (rel >= g->head_len)
-		return;
-	memset(buf, 0, (size_t)min64(len, g->head_len - rel));
-	if (rel >= sizeof(m))
-		return;
-	memset(m, 0, sizeof(m));
-	n = snprintf(m, sizeof(m),
-		     BA_FIX_MARKER
-		     "\npartition %u of %s: moving from byte "
-		     "%llu to byte %llu; run 'blkalign fix "
-		     "--resume' or '--rollback' with its journal\n",
-		     g->number, g->path, (unsigned long long)g->old_start,
-		     (unsigned long long)g->new_start);
-	(void)n;
-	memcpy(buf, m + rel, (size_t)min64(len, sizeof(m) - rel));
-}
-
 static int write_dst(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 		     uint64_t len)
 {
@@ -187,24 +158,73 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Batch mode after a crash: the batch in flight, again, from the journal. */
+/* Batch mode after a crash: the batch in flight, again, from the journal
+ * (the bytes exist nowhere else: read back after the write). */
 static int redo_batch(struct ba_fix_run *r, uint8_t *buf)
 {
 	struct ba_journal *j = r->j;
 	uint64_t len = j->st.inflight;
+	uint64_t rel = ba_fix_step_rel(&j->st, j->st.done, len);
 	int rc = ba_journal_read_data(j, buf);
 
-	if (!rc)
-		rc = write_dst(r, buf, ba_fix_step_rel(&j->st, j->st.done, len),
-			       len);
-	if (!rc)
-		rc = ba_file_flush(r->dev);
+	if (!rc) {
+		ba_fix_hide_head(&j->g, buf, rel, len);
+		rc = ba_file_write_check(r->dev, buf, (size_t)len,
+					 j->st.to + rel);
+	}
 	if (!rc) {
 		j->st.done += len;
 		j->st.inflight = 0;
 		r->moved += len;
 	}
 	return rc;
+}
+
+/*
+ * ba_fix_batch_recover: the batch in flight whose copy in the journal is
+ * damaged, from the disk: done when its destination holds it whole, or
+ * taken from its source when that is whole (by the record's hash; the
+ * head's bytes from the journal).  With @repair, the state or the
+ * journal's copy is mended.  1 recovered, 0 not, -errno.
+ */
+int ba_fix_batch_recover(struct ba_fix_run *r, bool repair)
+{
+	struct ba_journal *j = r->j;
+	struct ba_fix_state *st = &j->st;
+	uint64_t len = st->inflight, rel = ba_fix_step_rel(st, st->done, len);
+	uint8_t *buf;
+	int rc, got = 0;
+
+	if (!j->head || !r->dev)
+		return 0;
+	buf = ba_file_buffer(len);
+	if (!buf)
+		return -ENOMEM;
+	rc = ba_file_read(r->dev, buf, (size_t)len, st->to + rel);
+	if (!rc) {
+		overlay(buf, rel, len, j->head, 0, j->g.head_len);
+		if (XXH3_64bits(buf, (size_t)len) == st->data_hash) {
+			got = 1;
+			if (repair) {
+				st->done += len;
+				st->inflight = 0;
+			}
+		}
+	}
+	if (!rc && !got) {
+		rc = read_src(r, buf, rel, len);
+		if (!rc && XXH3_64bits(buf, (size_t)len) == st->data_hash) {
+			got = 1;
+			if (repair)
+				rc = ba_file_write_check(
+					&j->file, buf, (size_t)len,
+					j->data_off[st->seq % 2]);
+		}
+	}
+	if (!rc && got && repair)
+		j->h.data = BA_JC_OK;
+	free(buf);
+	return rc ? rc : got;
 }
 
 /**
@@ -254,18 +274,27 @@ int ba_fix_restore_bounds(struct ba_fix_run *r)
 {
 	struct ba_journal *j = r->j;
 	bool bottoms = j->g.new_start > j->g.old_start;
-	uint64_t off = 0, rel, len;
+	uint64_t off, rel, len;
 	int rc = 0;
 
 	if (!j->bound)
 		return -EINVAL;
-	for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
-		ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
-		rc = ba_file_write(r->dev, j->bound + off, (size_t)len,
-				   j->g.old_start + rel);
-		off += len;
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		off = 0;
+		for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
+			ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
+			rc = pass ? ba_file_verify(r->dev, j->bound + off,
+						   (size_t)len,
+						   j->g.old_start + rel)
+				  : ba_file_write(r->dev, j->bound + off,
+						  (size_t)len,
+						  j->g.old_start + rel);
+			off += len;
+		}
+		if (!rc && !pass)
+			rc = ba_file_flush(r->dev); /* then read back */
 	}
-	return rc ? rc : ba_file_flush(r->dev);
+	return rc;
 }
 
 static void reader_destroy(struct reader *rd)

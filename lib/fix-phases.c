@@ -127,6 +127,8 @@ static int write_head(struct ba_file *f, const struct ba_journal *j,
 	if (patch)
 		ba_fix_patch_head(j, h, start);
 	rc = write_head_parts(f, h, j->g.head_len, start, j->g.lss, true);
+	if (!rc) /* the head is nowhere else: read it back */
+		rc = ba_file_verify(f, h, j->g.head_len, start);
 	free(h);
 	return rc;
 }
@@ -270,6 +272,13 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 	while (!rc) {
 		switch (st->phase) {
 		case BA_PH_PREPARED:
+			if (!st->touched) {
+				/* from here on the disk may show the marker */
+				st->touched = 1;
+				rc = ba_journal_record(j, NULL);
+				if (rc)
+					break;
+			}
 			if (g->new_start != g->old_start) {
 				rc = hide_head(r->dev, j, g->old_start);
 				if (!rc && g->new_start < g->old_start)
@@ -277,6 +286,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				set_move(st, g->old_start, g->new_start, 0,
 					 g->len);
 				st->phase = BA_PH_MOVING;
+				st->moved = 1;
 			} else {
 				st->phase = BA_PH_FINISH;
 			}
@@ -323,7 +333,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 				rc = ba_fix_move(r, BA_PH_RB_FINISH);
 			break;
 		case BA_PH_RB_FINISH:
-			if (ba_fix_bound_len(g)) {
+			if (ba_fix_bound_len(g) && st->moved) {
 				/* step mode: the boundaries a first level
 				 * overwrote, even one that did not land whole
 				 * (after a whole move back: the same bytes) */

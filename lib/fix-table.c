@@ -91,9 +91,13 @@ static int copy_region(int from, int to, uint64_t off, uint64_t len)
 	while (len) {
 		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
 
-		if (pread(from, buf, n, (off_t)off) != (ssize_t)n ||
-		    pwrite(to, buf, n, (off_t)off) != (ssize_t)n)
-			return -EIO;
+		ssize_t got = pread(from, buf, n, (off_t)off);
+
+		if (got != (ssize_t)n)
+			return got < 0 ? -errno : -EIO;
+		got = pwrite(to, buf, n, (off_t)off);
+		if (got != (ssize_t)n) /* short: the file system is full */
+			return got < 0 ? -errno : -ENOSPC;
 		off += n;
 		len -= n;
 	}
@@ -329,8 +333,9 @@ int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = copy_region(rfd, tfd, r[i].off, r[i].len);
 	if (rc) {
-		snprintf(err, errlen, "cannot copy the table: %s",
-			 strerror(-rc));
+		snprintf(err, errlen,
+			 "cannot copy the table into a table image in '%s': %s",
+			 tmpdir, strerror(-rc));
 		goto out_t;
 	}
 	rc = fdisk_change(tmp, j->g.lss, &j->g, err, errlen);
@@ -402,7 +407,16 @@ int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 		rc = ba_file_write(dev, buf, p->len, p->off);
 		free(buf);
 	}
-	return rc ? rc : ba_file_flush(dev);
+	if (!rc)
+		rc = ba_file_flush(dev);
+	/* the table's bytes came from the journal: read them back */
+	for (uint32_t i = 0; i < j->g.npatches && !rc; i++) {
+		const struct ba_fix_patch *p = &j->patches[i];
+
+		rc = ba_file_verify(dev, new_table ? p->new : p->old, p->len,
+				    p->off);
+	}
+	return rc;
 }
 
 static uint16_t le16(const uint8_t *p)

@@ -12,38 +12,41 @@
 #include "blkalignP.h"
 
 /*
- * A file written by fix: the target (O_DIRECT when it can) or the
- * journal.  Test hooks (fix-io.c): BLKALIGN_TEST_KILL_AT=N writes half
- * of the N-th write and SIGKILLs the process; BLKALIGN_TEST_POWERCUT_AT=N
- * keeps writes in memory until the next flush and, at the N-th write,
- * drops the unflushed ones and exits with 137; BLKALIGN_TEST_SIGINT_AT=N
- * raises SIGINT just before the N-th write.
+ * One fix call's I/O (fix-io.c): the backend the caller chose (struct
+ * blkalign_fix_io: the system's, or a test program's that injects
+ * faults) and the call's write and flush counts.
  */
-struct ba_fwrite {
-	struct ba_fwrite *next;
-	uint64_t off;
-	size_t len;
-	uint8_t *buf;
+struct ba_fix_io {
+	const struct blkalign_fix_io *ops;
+	uint64_t writes, flushes; /* atomic: the reader thread reads too */
 };
 
+void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops);
+
+/* A file fix reads and writes: the target (O_DIRECT when it can) or the
+ * journal. */
 struct ba_file {
 	int fd;
 	const char *path;
 	bool direct;
 	uint64_t size;
-	pthread_mutex_t lock;
-	struct ba_fwrite *pending; /* powercut hook: not yet flushed */
+	enum blkalign_fix_file which;
+	struct ba_fix_io *io;
 };
 
-int ba_file_open(struct ba_file *f, const char *path, int flags, bool direct);
+int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
+		 enum blkalign_fix_file which, const char *path, int flags,
+		 bool direct);
 void ba_file_close(struct ba_file *f);
 int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off);
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off);
 int ba_file_flush(struct ba_file *f);
+int ba_file_verify(struct ba_file *f, const void *buf, size_t len,
+		   uint64_t off);
+int ba_file_write_check(struct ba_file *f, const void *buf, size_t len,
+			uint64_t off);
 void *ba_file_alloc(size_t len);
 void *ba_file_buffer(size_t len);
-uint64_t ba_fix_writes(void);
-uint64_t ba_fix_flushes(void);
 
 /* Step mode: at most this many chains, this many levels a window. */
 #define BA_FIX_MAX_CHAINS    64
@@ -71,6 +74,40 @@ struct ba_fix_patch {
 #define BA_FIX_HEAD_MAX	   MIB
 #define BA_FIX_STEP_MAX	   (256 * MIB)
 
+/*
+ * Who the disk of a fix is (fix-ident.c): the journal records it, and
+ * --resume/--rollback refuse a disk that is not it.
+ */
+enum {
+	BA_FIX_ID_NONE = 0, /* a block device with nothing stable to name it */
+	BA_FIX_ID_FILE,	    /* an image (or a loop device's backing file) */
+	BA_FIX_ID_DISK,	    /* a block device with a WWN or serial */
+};
+
+struct ba_fix_ident {
+	uint32_t kind;	    /* BA_FIX_ID_* */
+	uint32_t pss;	    /* physical sector size (0: an image) */
+	uint64_t fsid, ino; /* FILE: its file system and inode */
+	char serial[128];   /* DISK: WWN, serial or dm uuid */
+};
+
+int ba_fix_ident_of(int fd, struct ba_fix_ident *id);
+bool ba_fix_ident_same(const struct ba_fix_ident *a,
+		       const struct ba_fix_ident *b);
+void ba_fix_ident_text(const struct ba_fix_ident *id, char *buf, size_t len);
+uint64_t ba_fix_ident_hash(const struct ba_fix_ident *id, const char *path);
+
+/* The target of a fix, opened and locked (fix-target.c). */
+struct blkalign_fix_target {
+	struct ba_fix_io io;
+	struct ba_file file;
+	char *path;
+	struct ba_fix_ident ident;
+};
+
+int ba_fix_disk_marker(const char *path, struct ba_fix_marker *m,
+		       uint64_t *off);
+
 /* What the journal's header fixes for the whole fix of one partition. */
 struct ba_fix_geom {
 	uint64_t disk_size;
@@ -87,6 +124,10 @@ struct ba_fix_geom {
 	uint64_t region;     /* step mode: bytes per region (the last: rest) */
 	uint64_t bound_hash; /* XXH3-64 of the forward move's boundaries */
 	char path[256];	     /* the target, for messages */
+	uint8_t id[16];	     /* this fix's random id (journal and marker) */
+	uint64_t created;    /* when, seconds since the epoch */
+	char version[16];    /* blkalign's */
+	struct ba_fix_ident ident;
 };
 
 enum { BA_FIX_FS_NONE = 0, BA_FIX_FS_FAT, BA_FIX_FS_FAT32, BA_FIX_FS_NTFS };
@@ -111,6 +152,30 @@ struct ba_fix_state {
 	/* step mode, rolling back a move stopped part-way: the levels of it
 	 * done, the part of each region the move back covers (0: all) */
 	uint64_t rb_levels;
+	/* prepared: 1 once the disk may have been written (the marker) */
+	uint32_t touched;
+	/* 1 once data may have moved (the moving phase was recorded) */
+	uint32_t moved;
+};
+
+/* One part of the journal: two copies of the same bytes, and their
+ * XXH3-64. */
+struct ba_jpart {
+	uint64_t off[2], len, hash;
+};
+
+/* What ba_journal_open found of each copy of each part. */
+enum { BA_JC_UNUSED = 0, BA_JC_OK, BA_JC_BAD, BA_JC_MISSING };
+
+#define BA_J_RECS 3
+
+struct ba_journal_health {
+	uint64_t size, want; /* the file's bytes, the layout's */
+	uint8_t hdr[2], blob[2], head[2], bound[2], rbound[2];
+	uint8_t rec[BA_J_RECS];
+	uint64_t rec_seq[BA_J_RECS];
+	uint32_t copies; /* of the newest record */
+	uint8_t data;	 /* the batch in flight's bytes */
 };
 
 struct ba_journal {
@@ -121,17 +186,64 @@ struct ba_journal {
 	uint8_t *bound; /* the boundaries of the move in flight, or NULL */
 	bool bound_rb;	/* bound holds the rollback's (else the forward's) */
 	struct ba_fix_state st;
-	uint64_t rec_off, head_off, data_off[2], bound_off[2];
+	bool have_state; /* a valid record was found */
+	struct ba_jpart blob_p, head_p, bound_p, rbound_p;
+	uint64_t hdr_off[2], rec_off, data_off[2], size;
 	uint8_t *blob; /* patches' bytes */
+	struct ba_journal_health h;
 };
 
-int ba_journal_create(struct ba_journal *j, const char *path);
-int ba_journal_open(struct ba_journal *j, const char *path);
+/*
+ * The journal on disk (fix-journal.c): a header (twice: at 0 and at
+ * hdr_off[1]) and three record slots.  Native byte order.
+ */
+#define J_MAGIC	   "BLKALJ02"
+#define J_MAGIC_V1 "BLKALJ01"
+#define J_VERSION  2
+#define J_HDR_SIZE (16 * KIB)
+#define REC_MAGIC  0x52414c42U /* "BLAR" */
+#define REC_SLOT   4096
+
+struct j_patch_disk {
+	uint64_t off;
+	uint32_t len;
+	uint32_t pad;
+};
+
+struct j_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t crc;  /* of the header block, this field 0 */
+	uint64_t size; /* the journal's bytes */
+	uint64_t hdr_off[2], rec_off, data_off[2];
+	struct ba_jpart blob, head, bound, rbound;
+	struct ba_fix_geom g;
+	struct j_patch_disk patches[BA_FIX_MAX_PATCHES];
+};
+
+_Static_assert(sizeof(struct j_header) <= J_HDR_SIZE, "header fits");
+
+struct j_record {
+	uint32_t magic;
+	uint32_t crc; /* of the record, this field 0 */
+	struct ba_fix_state st;
+};
+
+_Static_assert(sizeof(struct j_record) <= REC_SLOT, "record fits a slot");
+
+void ba_journal_layout(struct ba_journal *j);
+int ba_journal_create(struct ba_journal *j, struct ba_fix_io *io,
+		      const char *path);
+int ba_journal_open(struct ba_journal *j, struct ba_fix_io *io,
+		    const char *path, bool thorough);
+int ba_journal_peek(const char *path, struct ba_fix_geom *g);
 int ba_journal_record(struct ba_journal *j, const void *data);
 int ba_journal_read_data(struct ba_journal *j, void *buf);
 int ba_journal_write_bounds(struct ba_journal *j, const uint8_t *buf);
 int ba_journal_load_bounds(struct ba_journal *j, bool rb);
+bool ba_journal_can_write_rbounds(const struct ba_journal *j);
 void ba_journal_close(struct ba_journal *j);
+const char *ba_fix_phase_name(uint32_t phase);
 
 /* Table images (fix-table.c). */
 int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
@@ -149,8 +261,9 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 
 /*
  * While data moves, the partition's head reads as this marker sector and
- * zeros, at both places (fix-move.c); `check` reports a partition that
- * starts with it (rules: fix-interrupted).
+ * zeros, at both places (fix-marker.c); `check` reports a partition that
+ * starts with it (fix-interrupted), and --resume/--rollback recognise
+ * their disk by the fix id in it.
  */
 void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
 		      uint64_t len);
@@ -173,7 +286,17 @@ struct ba_fix_run {
 /* Step mode: bytes per level (one step of every region, one flush). */
 #define BA_FIX_LEVEL (16 * MIB)
 
+int ba_fix_fail(struct blkalign_fix_result *res, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
+int ba_fix_batch_recover(struct ba_fix_run *r, bool repair);
+
+/* fix-trust.c */
+int ba_fix_match(struct ba_file *dev, const struct ba_fix_ident *id,
+		 const struct ba_journal *j, char *why, size_t len);
+const char *ba_fix_lacks(struct ba_fix_run *r, bool rollback, bool repair);
+int ba_fix_trust(struct ba_fix_run *r, struct blkalign_fix_target *t,
+		 bool rollback, char *msg, size_t len);
 int ba_fix_start_rollback(struct ba_fix_run *r);
 int ba_fix_move(struct ba_fix_run *r, uint32_t phase);
 int ba_fix_finish_batch(struct ba_fix_run *r);

@@ -12,6 +12,7 @@ if [ "${1:-}" = "--build" ]; then
 fi
 export BLKALIGN=$build/cli/blkalign
 export BLKALIGN_BUILD=$build
+export BLKALIGN_FAULT_BIN=$build/tests/blkalign-fault
 [ -x "$BLKALIGN" ] || { echo "run.sh: no binary at $BLKALIGN" >&2; exit 2; }
 
 suites=("$@")

@@ -17,7 +17,9 @@
 # blkalign's own output; blkalign's plan is only compared with them.
 
 MiB=1048576
-FIX_ENV=()	# extra environment for fix_run (the test hooks)
+FIX_ENV=()	# extra environment for fix_run: BLKALIGN_FAULT=... runs
+		# blkalign-fault, the commands with a fault-injecting I/O
+		# backend (tests/fault/), instead of blkalign
 
 # fix_setup [root]: programs, the fix subcommand, a temp dir.  With
 # "root": loop devices too.  Missing pieces skip, except in CI.
@@ -25,6 +27,10 @@ fix_setup() {
 	[ "${1:-}" = root ] && ts_require_root
 	ts_require_prog sfdisk sgdisk jq sha256sum dd blkid truncate e2fsck mkfs.ext4
 	[ -x "$BLKALIGN" ] || ts_skip "no blkalign binary at $BLKALIGN"
+	if [ ! -x "${BLKALIGN_FAULT_BIN:-}" ]; then
+		[ "${CI:-}" = "true" ] && { ts_log "FAIL: no blkalign-fault at '${BLKALIGN_FAULT_BIN:-}'"; exit 1; }
+		ts_skip "no blkalign-fault at '${BLKALIGN_FAULT_BIN:-}'"
+	fi
 	if ! "$BLKALIGN" fix --help >/dev/null 2>&1; then
 		if [ "${CI:-}" = "true" ]; then
 			ts_log "FAIL: '$BLKALIGN fix --help' fails: no fix subcommand"
@@ -255,14 +261,16 @@ fix_no_start_findings() {
 # Running blkalign
 
 # fix_run NAME ARGS...: `blkalign fix ARGS` (with the FIX_ENV
-# environment); leaves NAME.out, NAME.err and FIX_RC.
+# environment: blkalign-fault when it names a fault); leaves NAME.out,
+# NAME.err and FIX_RC.
 fix_run() {
-	local name=$1
+	local name=$1 bin=$BLKALIGN
 	shift
+	case " ${FIX_ENV[*]:-}" in *" BLKALIGN_FAULT="*) bin=$BLKALIGN_FAULT_BIN ;; esac
 	# in a subshell that exits normally, so that a death by SIGKILL
 	# (the test hooks) does not make bash print "Killed"
 	(
-		env "${FIX_ENV[@]}" timeout 300 "$BLKALIGN" fix "$@" \
+		env "${FIX_ENV[@]}" timeout 300 "$bin" fix "$@" \
 			>"$TS_TMP/$name.out" 2>"$TS_TMP/$name.err"
 		exit $?
 	) 2>/dev/null
@@ -540,13 +548,13 @@ fix_mx_marked() {
 }
 
 # fix_mx_point NAME HOOK N ACTION: crash at write N with HOOK
-# (BLKALIGN_TEST_KILL_AT or BLKALIGN_TEST_POWERCUT_AT), then ACTION
+# (kill or powercut: BLKALIGN_FAULT=HOOK:N for blkalign-fault), then ACTION
 # (resume or rollback).  Prints one line per point.
 fix_mx_point() {
 	local name=$1 hook=$2 n=$3 action=$4 what rc
 	what="$name: $hook=$n, $action"
 	fix_mx_reset
-	FIX_ENV=("$hook=$n")
+	FIX_ENV=("BLKALIGN_FAULT=$hook:$n")
 	fix_run "$name-crash" --yes "${MX_ARGS[@]}" --progress none --journal "$MX_J" "$MX_TARGET"
 	FIX_ENV=()
 	if [ "$FIX_RC" != 137 ]; then
@@ -592,7 +600,7 @@ fix_mx_twice() {
 	local name=$1 hook=$2 n m w2 what count=0
 	for n in $(fix_points "$MX_W" "$3"); do
 		fix_mx_reset
-		FIX_ENV=("BLKALIGN_TEST_KILL_AT=$n")
+		FIX_ENV=("BLKALIGN_FAULT=kill:$n")
 		fix_run "$name-c1" --yes "${MX_ARGS[@]}" --progress none --journal "$MX_J" "$MX_TARGET"
 		FIX_ENV=()
 		[ "$FIX_RC" = 137 ] && [ -e "$MX_J" ] || continue
@@ -605,7 +613,7 @@ fix_mx_twice() {
 			what="$name: SIGKILL at write $n, --rollback with $hook=$m, --rollback"
 			fix_mx_reset "$TS_TMP/$name-c1.img"
 			cp "$TS_TMP/$name-c1.journal" "$MX_J"
-			FIX_ENV=("$hook=$m")
+			FIX_ENV=("BLKALIGN_FAULT=$hook:$m")
 			fix_run "$name-rb2" --rollback --progress none --journal "$MX_J" "$MX_TARGET"
 			FIX_ENV=()
 			[ "$FIX_RC" = 137 ] || { ts_fail "$what: the crashed rollback exits $FIX_RC"; continue; }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-fix.c - the pieces of `blkalign fix` that need no disk: the
- * journal file (round trip, the newest valid record wins, a torn record
- * falls back to the other slot, damage is refused), the mover on a
+ * journal file (round trip, the newest valid record wins, one damaged
+ * copy of a record, the head or the header is read from the other, both
+ * copies of the newest record torn fall back to the one before, damage
+ * to both copies of the header is refused), the mover on a
  * regular file (both directions, step and batch mode, steps that do not
  * divide the length, the head hidden at the destination behind the
  * marker) and the FAT
@@ -55,64 +57,95 @@ static void make_journal(struct ba_journal *j, uint8_t *blob)
 	j->st.phase = BA_PH_PREPARED;
 }
 
+/* Overwrite @len bytes at @off of the file @p with @c. */
+static void damage(const char *p, uint64_t off, size_t len, uint8_t c)
+{
+	uint8_t junk[4096];
+	int fd = open(p, O_WRONLY);
+
+	assert_true(fd >= 0 && len <= sizeof(junk));
+	memset(junk, c, len);
+	assert_int_equal(pwrite(fd, junk, len, (off_t)off), (ssize_t)len);
+	close(fd);
+}
+
+static uint64_t slot_off(const struct ba_journal *j, uint64_t k)
+{
+	return j->rec_off + 4096 * (k % BA_J_RECS);
+}
+
 static void test_journal_round_trip(void **state)
 {
 	struct ba_journal j, r;
-	uint8_t blob[2048];
+	struct ba_fix_io io;
+	uint8_t blob[2048], head[4096];
+	uint64_t seq;
 	char p[256];
 
 	(void)state;
+	memset(head, 0xab, sizeof(head)); /* make_journal's */
+	ba_fix_io_init(&io, NULL);
 	path_in(p, sizeof(p), "rt.journal");
 	unlink(p);
 	make_journal(&j, blob);
-	assert_int_equal(ba_journal_create(&j, p), 0);
-	assert_int_equal(ba_journal_create(&j, p), -EEXIST);
+	assert_int_equal(ba_journal_create(&j, &io, p), 0);
+	assert_int_equal(ba_journal_create(&j, &io, p), -EEXIST);
 	j.st.phase = BA_PH_MOVING;
 	j.st.from = j.g.old_start;
 	j.st.to = j.g.new_start;
 	j.st.hi = j.g.len;
 	j.st.done = 3 * j.g.step;
 	assert_int_equal(ba_journal_record(&j, NULL), 0);
-	assert_int_equal(ba_journal_open(&r, p), 0);
+	seq = j.st.seq;
+	/* a second opener is refused while the journal is in use */
+	assert_int_equal(ba_journal_open(&r, &io, p, false), -EBUSY);
+	ba_journal_close(&j);
+	assert_int_equal(ba_journal_open(&r, &io, p, true), 0);
 	assert_int_equal(r.st.phase, BA_PH_MOVING);
 	assert_int_equal(r.st.done, 3 * j.g.step);
-	assert_int_equal(r.st.seq, j.st.seq);
+	assert_int_equal(r.st.seq, seq);
+	assert_int_equal(r.h.copies, 2);
 	assert_int_equal(r.g.new_start, MIB);
 	assert_int_equal(r.g.npatches, 2);
 	assert_int_equal(r.patches[1].off, 32256);
 	assert_memory_equal(r.patches[1].new, blob + 1536, 512);
-	assert_memory_equal(r.head, j.head, 4096);
+	assert_memory_equal(r.head, head, 4096);
+	assert_int_equal(r.h.hdr[1], BA_JC_OK);
+	assert_int_equal(r.h.size, r.h.want);
 	ba_journal_close(&r);
 
-	/* the newest slot torn: the other one (the prepared record) wins */
-	{
-		int fd = open(p, O_WRONLY);
-		uint8_t junk[64];
-
-		memset(junk, 0x5a, sizeof(junk));
-		assert_true(fd >= 0);
-		assert_int_equal(pwrite(fd, junk, sizeof(junk),
-					(off_t)(j.rec_off +
-						(j.data_off[0] - j.rec_off) /
-							2 * (j.st.seq % 2) +
-						16)),
-				 (ssize_t)sizeof(junk));
-		close(fd);
-	}
-	assert_int_equal(ba_journal_open(&r, p), 0);
+	/* one copy of the newest record damaged: the other is the state */
+	damage(p, slot_off(&r, seq) + 16, 64, 0x5a);
+	assert_int_equal(ba_journal_open(&r, &io, p, false), 0);
+	assert_int_equal(r.st.phase, BA_PH_MOVING);
+	assert_int_equal(r.h.copies, 1);
+	ba_journal_close(&r);
+	/* both (a crash tore them before the sync): the record before */
+	damage(p, slot_off(&r, seq + 1) + 16, 64, 0x5a);
+	assert_int_equal(ba_journal_open(&r, &io, p, false), 0);
 	assert_int_equal(r.st.phase, BA_PH_PREPARED);
+	assert_int_equal(r.st.seq, seq - 1);
 	ba_journal_close(&r);
 
-	/* a damaged header is refused, never half-trusted */
-	{
-		int fd = open(p, O_WRONLY);
-
-		assert_true(fd >= 0);
-		assert_int_equal(pwrite(fd, "X", 1, 100), 1);
-		close(fd);
-	}
-	assert_int_equal(ba_journal_open(&r, p), -EBADMSG);
-	ba_journal_close(&j);
+	/* header copy A damaged: copy B; head copy A damaged: copy B */
+	damage(p, 100, 1, 'X');
+	damage(p, r.head_p.off[0] + 8, 8, 0);
+	assert_int_equal(ba_journal_open(&r, &io, p, true), 0);
+	assert_int_equal(r.h.hdr[0], BA_JC_BAD);
+	assert_int_equal(r.h.hdr[1], BA_JC_OK);
+	assert_int_equal(r.h.head[0], BA_JC_BAD);
+	assert_int_equal(r.h.head[1], BA_JC_OK);
+	assert_memory_equal(r.head, head, 4096);
+	ba_journal_close(&r);
+	/* both head copies: no head (resume and rollback refuse) */
+	damage(p, r.head_p.off[1] + 8, 8, 0);
+	assert_int_equal(ba_journal_open(&r, &io, p, false), 0);
+	assert_null(r.head);
+	ba_journal_close(&r);
+	/* both headers: not a journal, never half-trusted */
+	damage(p, r.hdr_off[1] + 100, 1, 'X');
+	assert_int_equal(ba_journal_open(&r, &io, p, false), -EBADMSG);
+	ba_journal_close(&r);
 	unlink(p);
 }
 
@@ -163,6 +196,7 @@ static void test_move(void **state)
 	struct ba_fix_run r = {0};
 	struct ba_journal j;
 	struct ba_file dev;
+	struct ba_fix_io io;
 	uint8_t *orig = malloc(disk), *after = malloc(disk);
 	char dp[256], jp[256];
 	int fd;
@@ -177,7 +211,10 @@ static void test_move(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, orig, disk), (ssize_t)disk);
 	close(fd);
-	assert_int_equal(ba_file_open(&dev, dp, O_RDWR, false), 0);
+	ba_fix_io_init(&io, NULL);
+	assert_int_equal(ba_file_open(&dev, &io, BLKALIGN_FIX_FILE_TARGET, dp,
+				      O_RDWR, false),
+			 0);
 
 	memset(&j, 0, sizeof(j));
 	j.g.disk_size = disk;
@@ -208,7 +245,7 @@ static void test_move(void **state)
 	j.st.to = m->to;
 	j.st.lo = 0;
 	j.st.hi = m->len;
-	assert_int_equal(ba_journal_create(&j, jp), 0);
+	assert_int_equal(ba_journal_create(&j, &io, jp), 0);
 	r.dev = &dev;
 	r.j = &j;
 	r.opts = &o;

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-target.c - the disk a fix writes to, opened and locked before it is
+ * audited and planned (so that the plan is made under the lock): a block
+ * device O_EXCL (the kernel refuses while it or a partition is mounted,
+ * in md, LVM or dm, or open exclusively elsewhere; a second fix too), an
+ * image flock'ed and not while a loop device has it.  Also where its
+ * journal goes: the default path, named by the disk's identity, and the
+ * journals of a directory that belong to it.
+ */
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fix.h"
+
+static int say(char *msg, size_t len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int say(char *msg, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* An image attached to a loop device is in use: the loop's name, or NULL. */
+static const char *image_attached(const struct stat *img, char *name,
+				  size_t len)
+{
+	DIR *dir = opendir("/sys/block");
+	struct dirent *e;
+	const char *found = NULL;
+
+	if (!dir)
+		return NULL;
+	while (!found && (e = readdir(dir))) {
+		char p[600], back[4096];
+		struct stat st;
+		FILE *f;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
+			 e->d_name);
+		f = fopen(p, "re");
+		if (!f)
+			continue;
+		if (fgets(back, sizeof(back), f)) {
+			back[strcspn(back, "\n")] = '\0';
+			if (!stat(back, &st) && st.st_dev == img->st_dev &&
+			    st.st_ino == img->st_ino) {
+				snprintf(name, len, "/dev/%s", e->d_name);
+				found = name;
+			}
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* Is the file system holding @dir on block device @disk (or a partition)? */
+static bool on_device(const char *dir, dev_t disk)
+{
+	char p[128], a[4096], b[4096];
+	struct stat st;
+
+	if (stat(dir, &st))
+		return false;
+	if (st.st_dev == disk)
+		return true;
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(disk),
+		 minor(disk));
+	if (!realpath(p, a))
+		return false;
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	if (!realpath(p, b))
+		return false;
+	return !strncmp(a, b, strlen(a)) && b[strlen(a)] == '/';
+}
+
+/**
+ * blkalign_fix_target_open: open @path for writing and lock it, its I/O
+ * through @io (NULL: the system's).  Refused: a journal on the disk
+ * itself, an image a loop device has, a busy or locked disk.
+ */
+int blkalign_fix_target_open(const char *path, const char *journal,
+			     const struct blkalign_fix_io *io,
+			     struct blkalign_fix_target **out, char *msg,
+			     size_t len)
+{
+	struct blkalign_fix_target *t;
+	char jdir[4096], loop[300];
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	if (!path || !journal)
+		return -EINVAL;
+	if (stat(path, &st))
+		return say(msg, len, -errno, "cannot stat '%s': %s", path,
+			   strerror(errno));
+	snprintf(jdir, sizeof(jdir), "%s", journal);
+	if (S_ISBLK(st.st_mode) && on_device(dirname(jdir), st.st_rdev))
+		return say(msg, len, -EXDEV,
+			   "the journal '%s' is on '%s' itself: put it on "
+			   "another disk (--journal)",
+			   journal, path);
+	if (S_ISREG(st.st_mode) && image_attached(&st, loop, sizeof(loop)))
+		return say(msg, len, -EBUSY,
+			   "'%s' is attached to %s: detach it, or fix %s "
+			   "instead",
+			   path, loop, loop);
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return say(msg, len, -EINVAL,
+			   "'%s' is neither an image file nor a block device",
+			   path);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->path = strdup(path);
+	if (!t->path) {
+		free(t);
+		return -ENOMEM;
+	}
+	ba_fix_io_init(&t->io, io);
+	rc = ba_file_open(&t->file, &t->io, BLKALIGN_FIX_FILE_TARGET, t->path,
+			  O_RDWR | (S_ISBLK(st.st_mode) ? O_EXCL : 0), true);
+	if (rc == -EBUSY)
+		say(msg, len, rc,
+		    "'%s' is busy: a partition is mounted or used by md, "
+		    "LVM, device-mapper, another program or another "
+		    "blkalign fix",
+		    path);
+	else if (rc)
+		say(msg, len, rc, "cannot open '%s' for writing: %s", path,
+		    strerror(-rc));
+	if (!rc && flock(t->file.fd, LOCK_EX | LOCK_NB))
+		rc = say(msg, len, -EBUSY,
+			 "'%s' is locked by another program (another "
+			 "blkalign fix?)",
+			 path);
+	if (!rc && ba_fix_ident_of(t->file.fd, &t->ident))
+		memset(&t->ident, 0, sizeof(t->ident));
+	if (rc) {
+		blkalign_fix_target_close(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void blkalign_fix_target_close(struct blkalign_fix_target *t)
+{
+	if (!t)
+		return;
+	if (t->file.io)
+		ba_file_close(&t->file);
+	free(t->path);
+	free(t);
+}
+
+/**
+ * blkalign_fix_check_journal: may @journal serve a new fix of @target?
+ * Returns 0; -EINVAL when it is the target itself or not a regular file;
+ * -ENOENT when its directory does not exist; -EEXIST when it exists (an
+ * earlier fix was interrupted).  @msg says
+ * which.
+ */
+int blkalign_fix_check_journal(const char *target, const char *journal,
+			       char *msg, size_t len)
+{
+	struct stat js, ts;
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", journal);
+	if (stat(dirname(dir), &js) || !S_ISDIR(js.st_mode))
+		return say(msg, len, -ENOENT,
+			   "the journal '%s' cannot be made: there is no "
+			   "directory '%s'",
+			   journal, dir);
+	if (stat(journal, &js))
+		return 0;
+	if (!stat(target, &ts) &&
+	    ((S_ISREG(ts.st_mode) && js.st_dev == ts.st_dev &&
+	      js.st_ino == ts.st_ino) ||
+	     (S_ISBLK(ts.st_mode) && S_ISBLK(js.st_mode) &&
+	      js.st_rdev == ts.st_rdev)))
+		return say(msg, len, -EINVAL,
+			   "the journal '%s' is the target itself: put it on "
+			   "another disk",
+			   journal);
+	if (!S_ISREG(js.st_mode))
+		return say(msg, len, -EINVAL,
+			   "the journal '%s' is not a regular file", journal);
+	return say(msg, len, -EEXIST,
+		   "a journal '%s' exists: an earlier fix was interrupted; "
+		   "finish it with '--resume' or undo it with '--rollback' "
+		   "('--inspect' says what it holds)",
+		   journal);
+}
+
+/* The identity of @target, opened read-only. */
+static int ident_of_path(const char *target, struct ba_fix_ident *id)
+{
+	int fd = open(target, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = ba_fix_ident_of(fd, id);
+	close(fd);
+	return rc;
+}
+
+int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
+			      size_t len)
+{
+	struct ba_fix_ident id;
+	char tmp[4096];
+	int rc;
+
+	if (!target || !dir || !buf)
+		return -EINVAL;
+	rc = ident_of_path(target, &id);
+	if (rc)
+		return rc;
+	snprintf(tmp, sizeof(tmp), "%s", target);
+	if ((size_t)snprintf(
+		    buf, len, "%s/%s-%016llx.journal", dir, basename(tmp),
+		    (unsigned long long)ba_fix_ident_hash(&id, target)) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Is the sector at byte @off of @fd a fix's marker? */
+static bool marker_at(int fd, uint64_t off, struct ba_fix_marker *m)
+{
+	uint8_t sec[512];
+
+	return pread(fd, sec, sizeof(sec), (off_t)off) ==
+		       (ssize_t)sizeof(sec) &&
+	       ba_fix_marker_parse(sec, sizeof(sec), m);
+}
+
+/* Does journal @g belong to the disk of @id, open as @fd? */
+static bool belongs(const struct ba_fix_geom *g, const struct ba_fix_ident *id,
+		    int fd)
+{
+	struct ba_fix_marker m;
+
+	if (g->ident.kind != BA_FIX_ID_NONE && ba_fix_ident_same(&g->ident, id))
+		return true;
+	for (int k = 0; k < 2; k++)
+		if (marker_at(fd, k ? g->new_start : g->old_start, &m) &&
+		    m.has_id && !memcmp(m.id, g->id, sizeof(m.id)))
+			return true;
+	return false;
+}
+
+int blkalign_fix_find_journals(const char *target, const char *dir,
+			       void (*fn)(void *data, const char *path),
+			       void *data)
+{
+	struct ba_fix_ident id;
+	struct dirent *e;
+	DIR *d;
+	int fd, n = 0;
+
+	fd = open(target, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ba_fix_ident_of(fd, &id)) {
+		close(fd);
+		return -EINVAL;
+	}
+	d = opendir(dir);
+	if (!d) {
+		close(fd);
+		return errno == ENOENT ? 0 : -errno;
+	}
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		struct ba_fix_geom g;
+		char p[4096];
+
+		if (l < 9 || strcmp(e->d_name + l - 8, ".journal"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (ba_journal_peek(p, &g) || !belongs(&g, &id, fd))
+			continue;
+		n++;
+		if (fn)
+			fn(data, p);
+	}
+	closedir(d);
+	close(fd);
+	return n;
+}
+
+/**
+ * ba_fix_disk_marker: the first partition of @path's table that starts
+ * with a fix's marker: 1 with @m and its byte offset @off, 0 when none,
+ * or -errno.
+ */
+int ba_fix_disk_marker(const char *path, struct ba_fix_marker *m, uint64_t *off)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	blkid_partlist pl;
+	int fd, n, found = 0;
+
+	if (!pr)
+		return -errno ? -errno : -EINVAL;
+	fd = blkid_probe_get_fd(pr);
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	pl = blkid_probe_get_partitions(pr);
+	n = pl ? blkid_partlist_numof_partitions(pl) : 0;
+	for (int i = 0; i < n && !found; i++) {
+		blkid_partition par = blkid_partlist_get_partition(pl, i);
+		/* libblkid counts in 512-byte sectors */
+		uint64_t start = (uint64_t)blkid_partition_get_start(par) * 512;
+
+		if (marker_at(fd, start, m)) {
+			*off = start;
+			found = 1;
+		}
+	}
+	blkid_free_probe(pr);
+	return found;
+}
