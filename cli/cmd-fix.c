@@ -19,7 +19,10 @@
 #include "cli.h"
 
 #define JOURNAL_DIR "/var/lib/blkalign"
-#define MAX_ROUNDS  128
+
+/* Where journals go and are looked for (--journal-dir). */
+static const char *journal_dir = JOURNAL_DIR;
+#define MAX_ROUNDS 128
 
 enum {
 	OPT_YES = 256,
@@ -31,6 +34,7 @@ enum {
 	OPT_PROGRESS,
 	OPT_PARTITION,
 	OPT_INSPECT,
+	OPT_JOURNAL_DIR,
 };
 
 enum progress_mode {
@@ -65,9 +69,10 @@ static void usage(FILE *out)
 	      "\nOptions:\n"
 	      "     --yes                       really write to the disk\n"
 	      "     --partition <n>             fix partition <n> only\n"
-	      "     --journal <file>            the journal (default\n"
-	      "                                 " JOURNAL_DIR
-	      "/<name>-<disk id>.journal)\n"
+	      "     --journal <file>            the journal (default: in the journal\n"
+	      "                                 directory, <name>-<disk id>.journal)\n"
+	      "     --journal-dir <dir>         where journals go and are looked for\n"
+	      "                                 (default " JOURNAL_DIR ")\n"
 	      "     --resume                    finish an interrupted fix\n"
 	      "     --rollback                  undo an interrupted fix: old layout and data\n"
 	      "     --inspect                   say what a journal holds, whether it is\n"
@@ -171,12 +176,20 @@ static void print_text(const struct blkalign_fix_outcome *o)
 		printf("  %s\n", r->message);
 }
 
-/* A refusal: the plan cannot be carried out (no room, contents too big or
- * not sized); only before the journal, after it every error is a failure. */
+/* A refusal: the plan cannot be carried out (no room, contents too big
+ * or not sized); an error on the way (a full journal directory too) is
+ * a failure. */
 static bool refused(const struct blkalign_fix_result *r, int rc)
 {
-	return !r->journal_kept &&
-	       (rc == -ENOSPC || rc == -EFBIG || rc == -EOPNOTSUPP);
+	return rc && r->refused;
+}
+
+/* --resume/--rollback refused before writing: no journal, another
+ * disk's, a damaged one, one in use or of another format. */
+static bool resume_refused(int rc)
+{
+	return rc == -ENOENT || rc == -ESTALE || rc == -EBADMSG ||
+	       rc == -EBUSY || rc == -EPROTO;
 }
 
 /* The exit status of a fix call: a refusal 2, an operational error 4
@@ -239,6 +252,15 @@ static bool interrupted(const struct blkalign_device *d)
 	return false;
 }
 
+/* Is @path directly in @dir? */
+static bool in_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/' &&
+	       !strchr(path + n + 1, '/');
+}
+
 /* A journal of @target found in the journal directory (for listing). */
 struct found {
 	size_t n;
@@ -269,7 +291,7 @@ static const char *resume_journal(const char *target, const char *dflt,
 
 	if (!access(dflt, F_OK))
 		return dflt;
-	if (blkalign_fix_find_journals(target, JOURNAL_DIR, on_found, &f) < 0 ||
+	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) < 0 ||
 	    f.n != 1)
 		return dflt;
 	snprintf(buf, len, "%s", f.first);
@@ -281,7 +303,7 @@ static bool stale_journals(const char *target, const char *journal)
 {
 	struct found f = {.skip = journal};
 
-	if (blkalign_fix_find_journals(target, JOURNAL_DIR, on_found, &f) <=
+	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) <=
 		    0 ||
 	    !f.n)
 		return false;
@@ -298,7 +320,7 @@ static int do_inspect(const char *target, const char *journal, bool json)
 	char dbuf[4096], jbuf[4096];
 	int rc;
 
-	if (!journal && !blkalign_fix_journal_path(target, JOURNAL_DIR, dbuf,
+	if (!journal && !blkalign_fix_journal_path(target, journal_dir, dbuf,
 						   sizeof(dbuf))) {
 		journal = resume_journal(target, dbuf, jbuf, sizeof(jbuf));
 		if (access(journal, F_OK))
@@ -401,6 +423,7 @@ int cmd_fix(int argc, char **argv)
 		{"resume", no_argument, NULL, OPT_RESUME},
 		{"rollback", no_argument, NULL, OPT_ROLLBACK},
 		{"inspect", no_argument, NULL, OPT_INSPECT},
+		{"journal-dir", required_argument, NULL, OPT_JOURNAL_DIR},
 		{"copy-all", no_argument, NULL, OPT_COPY_ALL},
 		{"step", required_argument, NULL, OPT_STEP},
 		{"progress", required_argument, NULL, OPT_PROGRESS},
@@ -447,6 +470,9 @@ int cmd_fix(int argc, char **argv)
 			break;
 		case OPT_INSPECT:
 			inspect = true;
+			break;
+		case OPT_JOURNAL_DIR:
+			journal_dir = optarg;
 			break;
 		case OPT_COPY_ALL:
 			fo.copy_all = true;
@@ -510,7 +536,7 @@ int cmd_fix(int argc, char **argv)
 	target = argv[optind];
 	writes = yes || resume || rollback;
 	if (!fo.journal) {
-		rc = blkalign_fix_journal_path(target, JOURNAL_DIR, dbuf,
+		rc = blkalign_fix_journal_path(target, journal_dir, dbuf,
 					       sizeof(dbuf));
 		if (rc) {
 			cli_warnx("cannot open '%s': %s", target,
@@ -533,15 +559,14 @@ int cmd_fix(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (writes &&
-	    !strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))
-		(void)mkdir(JOURNAL_DIR, 0700);
+	if (writes && in_dir(fo.journal, journal_dir))
+		(void)mkdir(journal_dir, 0700);
 
 	/* before planning: an interrupted fix's disk does not plan as it is */
 	rc = blkalign_fix_check_journal(target, fo.journal, jmsg, sizeof(jmsg));
 	if (rc == -EINVAL || (rc == -EEXIST && !resume && !rollback) ||
 	    (rc == -ENOENT && !resume && !rollback &&
-	     strncmp(fo.journal, JOURNAL_DIR "/", sizeof(JOURNAL_DIR)))) {
+	     !in_dir(fo.journal, journal_dir))) {
 		cli_warnx("%s", jmsg);
 		return BLKALIGN_STATUS_FAILED;
 	}
@@ -558,9 +583,11 @@ int cmd_fix(int argc, char **argv)
 		struct blkalign_fix_outcome *o = &out[nout++];
 
 		o->rc = blkalign_fix_resume(t, rollback, &fo, &o->res);
-		o->action = o->rc		 ? "failed"
-			    : o->res.rolled_back ? "rolled back"
-						 : "finished";
+		o->action = o->res.rolled_back	    ? "rolled back"
+			    : !o->rc		    ? "finished"
+			    : resume_refused(o->rc) ? "refused"
+			    : o->rc == -EINTR	    ? "stopped"
+						    : "failed";
 		status = status_of(&o->res, o->rc);
 	} else {
 		status = run(&topo, target, t, only, !yes, &fo, out, &nout);

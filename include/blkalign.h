@@ -534,6 +534,9 @@ struct blkalign_fix_result {
 	double seconds;			/* copying */
 	char message[512];		/* why it failed, or a warning */
 	uint64_t writes, flushes;	/* this call's, disk and journal */
+	bool refused;			/* the plan cannot be carried out (no
+					   room, contents too big or not
+					   sized): nothing was written */
 };
 
 /*

@@ -153,6 +153,7 @@ struct ba_fix_marker {
 	bool has_id;	/* markers of blkalign 0.1.0 carry none */
 	uint8_t id[16];
 	char what[400]; /* "partition N of DISK: moving from byte ..." */
+	char cut[160];	/* "N bytes, step mode, R regions of ..." or "" */
 };
 
 bool ba_fix_marker_parse(const void *sector, size_t len,

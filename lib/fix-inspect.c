@@ -218,6 +218,8 @@ static void text_lost(const struct inspect *in, FILE *out)
 		"fix %s (%s)\n",
 		in->target, (unsigned long long)in->marker_off,
 		in->m.has_id ? id : "of blkalign 0.1.0", in->m.what);
+	if (in->m.cut[0])
+		fprintf(out, "  the move: %s\n", in->m.cut);
 	fprintf(out,
 		"  its journal is not here.  Without it blkalign can neither "
 		"finish nor undo the fix:\n"
@@ -288,6 +290,52 @@ static struct json_object *copies_json(const uint8_t c[2])
 	return a;
 }
 
+/* Where each part of the journal is: name, offsets of its copies, length
+ * (for people and tests that look at the bytes). */
+static struct json_object *layout_json(const struct ba_journal *j)
+{
+	const struct {
+		const char *name;
+		uint64_t off[2], len;
+	} parts[] = {
+		{"header", {j->hdr_off[0], j->hdr_off[1]}, J_HDR_SIZE},
+		{"records", {j->rec_off, j->rec_off}, BA_J_RECS * REC_SLOT},
+		{"patches",
+		 {j->blob_p.off[0], j->blob_p.off[1]},
+		 j->blob_p.len},
+		{"head", {j->head_p.off[0], j->head_p.off[1]}, j->head_p.len},
+		{"boundaries",
+		 {j->bound_p.off[0], j->bound_p.off[1]},
+		 j->bound_p.len},
+		{"boundaries_back",
+		 {j->rbound_p.off[0], j->rbound_p.off[1]},
+		 j->rbound_p.len},
+		{"batch_data",
+		 {j->data_off[0], j->data_off[1]},
+		 j->g.batch ? j->data_off[1] - j->data_off[0] : 0},
+	};
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < sizeof(parts) / sizeof(parts[0]); i++) {
+		struct json_object *o = json_object_new_object();
+		struct json_object *offs = json_object_new_array();
+
+		if (!o || !offs) {
+			json_object_put(o);
+			json_object_put(offs);
+			continue;
+		}
+		ba_json_str(o, "name", parts[i].name);
+		for (int c = 0; c < 2; c++)
+			json_object_array_add(
+				offs, json_object_new_uint64(parts[i].off[c]));
+		json_object_object_add(o, "offsets", offs);
+		ba_json_u64(o, "length", parts[i].len);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static int json(const struct inspect *in, FILE *out)
 {
 	struct json_object *root = ba_json_root(), *o;
@@ -305,6 +353,8 @@ static int json(const struct inspect *in, FILE *out)
 			ba_json_str(root, "fix_id", in->m.has_id ? id : NULL);
 			ba_json_u64(root, "marker_offset", in->marker_off);
 			ba_json_str(root, "marker_text", in->m.what);
+			ba_json_str(root, "marker_move",
+				    in->m.cut[0] ? in->m.cut : NULL);
 		}
 		return ba_json_write(root, out);
 	}
@@ -338,6 +388,7 @@ static int json(const struct inspect *in, FILE *out)
 		ba_json_u64(root, "bytes_done", in->j.st.done);
 		ba_json_u64(root, "size", h->size);
 		ba_json_u64(root, "expected_size", h->want);
+		json_object_object_add(root, "layout", layout_json(&in->j));
 		o = json_object_new_object();
 		if (o) {
 			json_object_object_add(o, "header",

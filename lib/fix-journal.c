@@ -453,9 +453,14 @@ static int read_records(struct ba_journal *j)
 		}
 	}
 	free(slot);
-	for (int k = 0; k < BA_J_RECS; k++)
+	for (int k = 0; k < BA_J_RECS; k++) {
 		j->h.copies += best >= 0 && j->h.rec[k] == BA_JC_OK &&
 			       j->h.rec_seq[k] == j->st.seq;
+		/* a slot cut off may have held the newest record: the
+		 * others say nothing sure */
+		if (j->h.rec[k] == BA_JC_MISSING)
+			best = -1;
+	}
 	j->have_state = best >= 0;
 	return 0;
 }
@@ -550,6 +555,7 @@ int ba_journal_open(struct ba_journal *j, struct ba_fix_io *io,
 		rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		goto out;
 	}
+	j->thorough = thorough;
 	h = ba_file_alloc(J_HDR_SIZE);
 	if (!h) {
 		rc = -ENOMEM;
@@ -734,7 +740,7 @@ int ba_journal_load_bounds(struct ba_journal *j, bool rb)
 	if (!j->bound)
 		return -ENOMEM;
 	rc = read_part(j, p, rb ? j->st.rb_bound_hash : j->g.bound_hash,
-		       j->bound, st, true);
+		       j->bound, st, j->thorough);
 	if (rc) {
 		free(j->bound);
 		j->bound = NULL;

@@ -112,6 +112,15 @@ bool ba_fix_marker_parse(const void *sector, size_t len,
 	text[MARKER_LEN] = '\0';
 	if (!line_of(text, "partition ", m->what, sizeof(m->what)))
 		snprintf(m->what, sizeof(m->what), "no description");
+	{
+		/* the last line: how the bytes were cut */
+		const char *c = strstr(text, " mode, ");
+
+		while (c && c > text && c[-1] != '\n')
+			c--;
+		if (c)
+			line_of(c, "", m->cut, sizeof(m->cut));
+	}
 	if (line_of(text, "fix ", id, sizeof(id)) && strlen(id) == 36) {
 		m->has_id = true;
 		for (int i = 0; i < 16 && m->has_id; i++) {

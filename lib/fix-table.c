@@ -384,6 +384,8 @@ int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out)
 		rc = -errno;
 	if (f && fclose(f) && !rc)
 		rc = -errno;
+	if (rc && f)
+		unlink(out); /* not a half script */
 	fdisk_unref_script(dp);
 	fdisk_unref_context(cxt);
 	return rc;

@@ -140,8 +140,10 @@ static int make_geom(const struct blkalign_device *d,
 	uint64_t shift, step = o->max_step ? o->max_step : DEFAULT_STEP;
 	int rc = refuse_plan(pp, o, lss, res);
 
-	if (rc)
+	if (rc) {
+		res->refused = rc != -EALREADY && rc != -EINVAL;
 		return rc;
+	}
 	if (step > BA_FIX_STEP_MAX)
 		step = BA_FIX_STEP_MAX;
 	memset(g, 0, sizeof(*g));
@@ -290,10 +292,14 @@ int blkalign_fix_partition(struct blkalign_fix_target *t,
 	j->st.phase = BA_PH_PREPARED;
 	rc = ba_journal_create(j, &t->io, o->journal);
 	if (rc) {
+		char old[4096];
+
 		fail(res, rc,
 		     "cannot write the journal '%s': %s; nothing was "
 		     "written to the disk",
 		     o->journal, strerror(-rc));
+		snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
+		unlink(old); /* no fix: no old table to keep */
 		goto out;
 	}
 	r.dev = &t->file;
@@ -311,7 +317,7 @@ out:
 
 /* Why the journal at @path cannot be opened, in words. */
 static int journal_error(struct blkalign_fix_target *t, const char *path,
-			 int rc, struct blkalign_fix_result *res)
+			 bool rollback, int rc, struct blkalign_fix_result *res)
 {
 	struct ba_fix_marker m;
 	uint64_t off;
@@ -326,8 +332,8 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 				    "what can be recovered",
 				    path, t->path, (unsigned long long)off,
 				    m.what, t->path);
-		return fail(res, rc, "no journal '%s': nothing to resume",
-			    path);
+		return fail(res, rc, "no journal '%s': nothing to %s", path,
+			    rollback ? "roll back" : "resume");
 	case -EBUSY:
 		return fail(res, rc,
 			    "the journal '%s' is in use by another blkalign "
@@ -373,7 +379,8 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 		return -ENOMEM;
 	rc = ba_journal_open(j, &t->io, o->journal, false);
 	if (rc) {
-		journal_error(t, o->journal, rc, res);
+		journal_error(t, o->journal, rollback, rc, res);
+		res->journal_kept = rc != -ENOENT;
 		free(j);
 		return rc;
 	}
@@ -384,6 +391,7 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 	rc = ba_fix_trust(&r, t, rollback, res->message, sizeof(res->message));
 	if (rc) {
 		fill_result(res, &j->g, &r);
+		res->journal_kept = true; /* refused: left as it is */
 		goto out;
 	}
 	if (rollback)

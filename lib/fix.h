@@ -191,6 +191,7 @@ struct ba_journal {
 	uint64_t hdr_off[2], rec_off, data_off[2], size;
 	uint8_t *blob; /* patches' bytes */
 	struct ba_journal_health h;
+	bool thorough; /* --inspect: every copy read, nothing written */
 };
 
 /*

@@ -20,28 +20,39 @@ static const struct {
 	const struct ba_prober *prober;
 	const char *short_name;
 } content_types[] = {
-	{ "linux_raid_member", &ba_md_prober, "md" },
-	{ "LVM2_member", &ba_lvm_prober, "lvm" },
-	{ "crypto_LUKS", &ba_luks_prober, "luks" },
-	{ "ext2", &ba_ext_prober, "ext2" },
-	{ "ext3", &ba_ext_prober, "ext3" },
-	{ "ext4", &ba_ext_prober, "ext4" },
-	{ "ext4dev", &ba_ext_prober, "ext4" },
-	{ "xfs", &ba_xfs_prober, "xfs" },
-	{ "btrfs", &ba_btrfs_prober, "btrfs" },
-	{ "vfat", &ba_fat_prober, "vfat" },
-	{ "ntfs", &ba_ntfs_prober, "ntfs" },
-	{ "swap", &ba_swap_prober, "swap" },
-	{ "zfs_member", &ba_zfs_prober, "zfs" },
+	{"linux_raid_member", &ba_md_prober, "md"},
+	{"LVM2_member", &ba_lvm_prober, "lvm"},
+	{"crypto_LUKS", &ba_luks_prober, "luks"},
+	{"ext2", &ba_ext_prober, "ext2"},
+	{"ext3", &ba_ext_prober, "ext3"},
+	{"ext4", &ba_ext_prober, "ext4"},
+	{"ext4dev", &ba_ext_prober, "ext4"},
+	{"xfs", &ba_xfs_prober, "xfs"},
+	{"btrfs", &ba_btrfs_prober, "btrfs"},
+	{"vfat", &ba_fat_prober, "vfat"},
+	{"ntfs", &ba_ntfs_prober, "ntfs"},
+	{"swap", &ba_swap_prober, "swap"},
+	{"zfs_member", &ba_zfs_prober, "zfs"},
 };
 
 #define MAX_DEPTH 4
-#define NTYPES (sizeof(content_types) / sizeof(content_types[0]))
+#define NTYPES	  (sizeof(content_types) / sizeof(content_types[0]))
 
 /* content_types' libblkid names, NULL-terminated, for the type filter. */
 static const char *blkid_names[NTYPES + 1] = {
-	"linux_raid_member", "LVM2_member", "crypto_LUKS", "ext2", "ext3",
-	"ext4", "ext4dev", "xfs", "btrfs", "vfat", "ntfs", "swap", NULL,
+	"linux_raid_member",
+	"LVM2_member",
+	"crypto_LUKS",
+	"ext2",
+	"ext3",
+	"ext4",
+	"ext4dev",
+	"xfs",
+	"btrfs",
+	"vfat",
+	"ntfs",
+	"swap",
+	NULL,
 };
 /*
  * ZFS is left out: libblkid reads four 256 KiB labels of every region to
@@ -106,10 +117,11 @@ out:
 static void fill_layer(struct ba_device *d, struct blkalign_layer *l,
 		       const struct ba_content *c)
 {
-	l->version = c->version[0] ? ba_pool_strdup(&d->pool, c->version) :
-				     NULL;
-	l->unit = c->kind == BA_CONTENT_ZFS && c->zfs_ashift < 32 ?
-			  1U << c->zfs_ashift : c->block_size;
+	l->version =
+		c->version[0] ? ba_pool_strdup(&d->pool, c->version) : NULL;
+	l->unit = c->kind == BA_CONTENT_ZFS && c->zfs_ashift < 32
+			  ? 1U << c->zfs_ashift
+			  : c->block_size;
 	l->sector_size = c->sector_size;
 	l->raid_level = c->md_level;
 	l->raid_disks = c->md_raid_disks;
@@ -150,7 +162,8 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0) {
-		ba_device_problem(d, "cannot probe the contents of '%s'", pname);
+		ba_device_problem(d, "cannot probe the contents of '%s'",
+				  pname);
 		return 0;
 	}
 	if (rc == 1) {
@@ -163,12 +176,13 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 		if (!strcmp(content_types[i].blkid_type, type))
 			break;
 	if (i == sizeof(content_types) / sizeof(content_types[0]))
-		return 0;	/* a signature we have no alignment rules for */
+		return 0; /* a signature we have no alignment rules for */
 
 	memset(&c, 0, sizeof(c));
 	rc = content_types[i].prober->probe(io, off, size, &c);
 	if (rc < 0) {
-		ba_device_problem(d, "cannot parse the %s signature on '%s': %s",
+		ba_device_problem(d,
+				  "cannot parse the %s signature on '%s': %s",
 				  type, pname, strerror(-rc));
 		return 0;
 	}
@@ -185,8 +199,9 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 	l->type = ba_pool_strdup(&d->pool, c.type[0] ? c.type : type);
 	l->parent = parent;
 	l->start = off + c.data_offset;
-	l->size = c.data_size && c.data_size <= size - c.data_offset ?
-			  c.data_size : size - c.data_offset;
+	l->size = c.data_size && c.data_size <= size - c.data_offset
+			  ? c.data_size
+			  : size - c.data_offset;
 	fill_layer(d, l, &c);
 
 	/* A mirror member holds the array's contents as they are. */
@@ -199,32 +214,32 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 static void fix_marker(struct ba_device *d, struct ba_io *io, int i)
 {
 	const struct blkalign_layer *l = &d->layers[i];
-	char buf[512], *nl;
+	char buf[512], id[33];
+	struct ba_fix_marker m;
 	struct blkalign_finding *f;
 
 	if (l->size < sizeof(buf) ||
 	    ba_io_read(io, l->start, sizeof(buf), buf) ||
-	    memcmp(buf, BA_FIX_MARKER "\n", sizeof(BA_FIX_MARKER)))
+	    !ba_fix_marker_parse(buf, sizeof(buf), &m))
 		return;
-	buf[sizeof(buf) - 1] = '\0';
-	nl = strchr(buf + sizeof(BA_FIX_MARKER), '\n');
-	if (nl)
-		*nl = '\0';
 	f = ba_device_add_finding(d, "fix-interrupted", BLKALIGN_ERROR, i);
 	if (!f)
 		return;
+	ba_fix_id_hex(m.id, id);
 	f->value = l->start;
 	f->message = ba_pool_printf(&d->pool,
 				    "'%s' starts with the marker of an "
-				    "interrupted blkalign fix (%s)",
-				    l->name, buf + sizeof(BA_FIX_MARKER));
+				    "interrupted blkalign fix (%s%s%s)",
+				    l->name, m.what, m.has_id ? "; fix " : "",
+				    m.has_id ? id : "");
 	f->explanation =
 		"its data are partly at the old and partly at the "
 		"new place, and its first MiB is in the fix's journal: "
 		"mounting, formatting or repartitioning it now loses "
 		"data";
 	f->fix = "run 'blkalign fix --resume' (or '--rollback') with the "
-		 "journal of that fix";
+		 "journal of that fix; 'blkalign fix --inspect' with the disk "
+		 "says what it holds";
 }
 
 /**

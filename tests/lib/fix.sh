@@ -458,15 +458,15 @@ fix_mx_check_old() {
 }
 
 fix_mx_common() {
-	local what=$1 start=$2 got out=$TS_TMP/mx-fsck.out
+	local what=$1 start=$2 got out=$TS_TMP/mx-fsck.$BASHPID.out
 	got=$(fix_regions "$MX_TARGET" "${MX_OTHERS[@]}")
 	[ "$got" = "$MX_OTHER_SHA" ] || { ts_fail "$what: another partition changed"; return 1; }
 	case $MX_TYPE in
 	ext4)
-		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.img"
-		e2fsck -fn "$TS_TMP/mx.img" >"$out" 2>&1 ||
+		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.$BASHPID.img"
+		e2fsck -fn "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
 			{ ts_fail "$what: e2fsck -fn: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
-		rm -f "$TS_TMP/mx.img" ;;
+		rm -f "$TS_TMP/mx.$BASHPID.img" ;;
 	esac
 	[ -e "$MX_J" ] && { ts_fail "$what: the journal is still there"; return 1; }
 	return 0
