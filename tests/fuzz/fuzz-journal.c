@@ -3,12 +3,13 @@
  * fuzz-journal.c - ba_journal_open() (lib/fix-journal.c), the parser of
  * the journal `blkalign fix --resume/--rollback` trusts, on the input as
  * a file, then what --resume and --rollback would need of it
- * (ba_fix_lacks).  Inputs whose first byte is odd are repaired first, so
- * that the fuzzer gets past the checksums to the code behind them: the
- * header's layout and CRC (both copies), the parts' hashes (copy B made
- * copy A, or not, by the second byte), every record slot's CRC and the
- * batch and rollback-boundary hashes it carries.  An accepted journal
- * must keep what the mover relies on.
+ * (ba_fix_lacks).  The input's last byte chooses: bit 0, repair it
+ * first, so that the fuzzer gets past the checksums to the code behind
+ * them (the header's layout and CRC, both copies when bit 4 is set; the
+ * parts' hashes, copy B made copy A or not by bits 1 to 3; every record
+ * slot's CRC and the batch and rollback-boundary hashes it carries);
+ * bit 5, open it as --inspect does (every copy read).  An accepted
+ * journal must keep what the mover relies on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,16 +90,16 @@ static void repair(uint8_t *d, size_t n, uint8_t flags)
 	h.head = j->head_p;
 	h.bound = j->bound_p;
 	h.rbound = j->rbound_p;
-	repair_part(d, n, &h.blob, flags & 1);
-	repair_part(d, n, &h.head, flags & 2);
-	repair_part(d, n, &h.bound, flags & 4);
+	repair_part(d, n, &h.blob, flags & 2);
+	repair_part(d, n, &h.head, flags & 4);
+	repair_part(d, n, &h.bound, flags & 8);
 	h.g.bound_hash = h.bound.hash;
 	repair_records(d, n, j, &h);
 	h.crc = 0;
 	memcpy(d, &h, sizeof(h));
 	h.crc = ba_crc32(0, d, J_HDR_SIZE);
 	memcpy(d, &h, sizeof(h));
-	if ((flags & 8) && in(n, h.hdr_off[1], J_HDR_SIZE))
+	if ((flags & 16) && in(n, h.hdr_off[1], J_HDR_SIZE))
 		memmove(d + h.hdr_off[1], d, J_HDR_SIZE);
 	free(j);
 }
@@ -141,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ba_journal *j;
 	struct ba_fix_io io;
-	uint8_t *copy;
+	uint8_t *copy, flags;
 	char path[64];
 	int fd;
 
@@ -151,8 +152,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	if (size > 1 && (copy[0] & 1))
-		repair(copy, size, copy[1]);
+	flags = size ? copy[size - 1] : 0;
+	if (flags & 1)
+		repair(copy, size, flags);
 	fd = memfd_create("journal", 0);
 	if (fd < 0) {
 		free(copy);
@@ -166,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ba_fix_io_init(&io, NULL);
 	j = calloc(1, sizeof(*j));
-	if (j && ba_journal_open(j, &io, path, copy[0] & 2) == 0) {
+	if (j && ba_journal_open(j, &io, path, flags & 32) == 0) {
 		check(j);
 		ba_journal_close(j);
 	}
