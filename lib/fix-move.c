@@ -45,6 +45,23 @@ struct rjob {
 	uint64_t rel, len, off;
 };
 
+/*
+ * A window of step mode: up to BA_FIX_WINDOW_LEVELS levels, read with
+ * one read per region (its steps in the window are adjacent), written
+ * level by level.
+ */
+struct window {
+	uint32_t nlev, nread;
+	uint32_t npieces[BA_FIX_WINDOW_LEVELS];
+	uint64_t bytes[BA_FIX_WINDOW_LEVELS];
+	struct rjob piece[BA_FIX_WINDOW_LEVELS][BA_FIX_MAX_CHAINS];
+	struct rjob read[BA_FIX_MAX_CHAINS];
+	/* what each step writes (the head hidden), and its XXH3-128,
+	 * level-major: the reader thread makes them after its reads */
+	uint32_t nhash;
+	struct ba_fix_hash hash[BA_FIX_WINDOW_LEVELS * BA_FIX_MAX_CHAINS];
+};
+
 struct reader {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -53,6 +70,7 @@ struct reader {
 	uint8_t *buf;
 	struct rjob job[BA_FIX_MAX_CHAINS];
 	uint32_t njob;
+	struct window *win; /* step mode: hide and hash its steps after */
 	bool busy, quit;
 	int rc;
 };
@@ -106,6 +124,30 @@ static int write_dst(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 	return ba_file_write(r->dev, buf, (size_t)len, j->st.to + rel);
 }
 
+static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
+{
+	XXH128_hash_t h = XXH3_128bits(buf, (size_t)len);
+
+	return (struct ba_fix_hash){h.low64, h.high64};
+}
+
+/* The reader thread, after reading @w into @buf: each step's head
+ * hidden (what it writes), and its hash. */
+static void hash_window(const struct ba_journal *j, struct window *w,
+			uint8_t *buf)
+{
+	uint32_t h = 0;
+
+	for (uint32_t l = 0; l < w->nlev; l++)
+		for (uint32_t i = 0; i < w->npieces[l]; i++) {
+			const struct rjob *p = &w->piece[l][i];
+
+			ba_fix_hide_head(&j->g, buf + p->off, p->rel, p->len);
+			w->hash[h++] = hash_of(buf + p->off, p->len);
+		}
+	w->nhash = h;
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *rd = arg;
@@ -121,6 +163,8 @@ static void *reader_main(void *arg)
 		for (uint32_t i = 0; i < rd->njob && !rd->rc; i++)
 			rd->rc = read_src(rd->r, rd->buf + rd->job[i].off,
 					  rd->job[i].rel, rd->job[i].len);
+		if (!rd->rc && rd->win)
+			hash_window(rd->r->j, rd->win, rd->buf);
 		pthread_mutex_lock(&rd->lock);
 		rd->busy = false;
 		pthread_cond_broadcast(&rd->cond);
@@ -130,9 +174,10 @@ static void *reader_main(void *arg)
 }
 
 static void reader_start(struct reader *rd, uint8_t *buf,
-			 const struct rjob *job, uint32_t n)
+			 const struct rjob *job, uint32_t n, struct window *win)
 {
 	pthread_mutex_lock(&rd->lock);
+	rd->win = win;
 	rd->buf = buf;
 	memcpy(rd->job, job, n * sizeof(*job));
 	rd->njob = n;
@@ -342,19 +387,6 @@ static bool stop_asked(const struct ba_fix_run *r)
 	return r->opts->stop && *r->opts->stop;
 }
 
-/*
- * A window of step mode: up to BA_FIX_WINDOW_LEVELS levels, read with
- * one read per region (its steps in the window are adjacent), written
- * level by level.
- */
-struct window {
-	uint32_t nlev, nread;
-	uint32_t npieces[BA_FIX_WINDOW_LEVELS];
-	uint64_t bytes[BA_FIX_WINDOW_LEVELS];
-	struct rjob piece[BA_FIX_WINDOW_LEVELS][BA_FIX_MAX_CHAINS];
-	struct rjob read[BA_FIX_MAX_CHAINS];
-};
-
 /* The window after the bytes @done of each region; @done advanced. */
 static void plan_window(const struct ba_journal *j, uint64_t *done,
 			struct window *w)
@@ -389,13 +421,6 @@ static void plan_window(const struct ba_journal *j, uint64_t *done,
 			w->nlev = np;
 		off += hi - lo;
 	}
-}
-
-static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
-{
-	XXH128_hash_t h = XXH3_128bits(buf, (size_t)len);
-
-	return (struct ba_fix_hash){h.low64, h.high64};
 }
 
 /*
@@ -490,10 +515,9 @@ static int move_chains(struct ba_fix_run *r)
 	rc = reader_launch(&rd, r);
 	if (rc)
 		goto out_free;
-	reader_start(&rd, buf[0], win[0].read, win[0].nread);
+	reader_start(&rd, buf[0], win[0].read, win[0].nread, &win[0]);
 	while (win[k].nread) {
 		struct window *w = &win[k];
-		uint32_t h = 0;
 
 		rc = reader_wait(&rd);
 		if (rc)
@@ -501,19 +525,11 @@ static int move_chains(struct ba_fix_run *r)
 		plan_window(j, done, &win[k ^ 1]);
 		if (win[k ^ 1].nread)
 			reader_start(&rd, buf[k ^ 1], win[k ^ 1].read,
-				     win[k ^ 1].nread);
-		/* what each step writes: the head hidden; its hash */
-		for (uint32_t l = 0; l < w->nlev; l++)
-			for (uint32_t i = 0; i < w->npieces[l]; i++) {
-				const struct rjob *p = &w->piece[l][i];
-
-				ba_fix_hide_head(&j->g, buf[k] + p->off, p->rel,
-						 p->len);
-				st->hash[h++] =
-					hash_of(buf[k] + p->off, p->len);
-			}
+				     win[k ^ 1].nread, &win[k ^ 1]);
+		/* what each step writes, hashed by the reader */
+		memcpy(st->hash, w->hash, w->nhash * sizeof(w->hash[0]));
 		st->nlev = w->nlev;
-		st->nhash = h;
+		st->nhash = w->nhash;
 		rc = ba_journal_record(j, NULL); /* the window in flight */
 		for (uint32_t l = 0; l < w->nlev && !rc; l++) {
 			for (uint32_t i = 0; i < w->npieces[l] && !rc; i++) {
@@ -579,7 +595,7 @@ static int move_batches(struct ba_fix_run *r)
 	job.len = ba_fix_piece(st, st->done, step, a);
 	job.rel = ba_fix_step_rel(st, st->done, job.len);
 	job.off = 0;
-	reader_start(&rd, buf[0], &job, 1);
+	reader_start(&rd, buf[0], &job, 1, NULL);
 	while (st->done < total) {
 		uint64_t w = job.len, rel = job.rel, nd = st->done + w;
 
@@ -589,7 +605,7 @@ static int move_batches(struct ba_fix_run *r)
 		if (nd < total) {
 			job.len = ba_fix_piece(st, nd, step, a);
 			job.rel = ba_fix_step_rel(st, nd, job.len);
-			reader_start(&rd, buf[k ^ 1], &job, 1);
+			reader_start(&rd, buf[k ^ 1], &job, 1, NULL);
 		}
 		st->inflight = w;
 		rc = ba_journal_record(j, buf[k]);
