@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - run the script tests (tests/ts/<suite>/<test>) against a built
-# blkalign.  Usage: tests/run.sh [--build DIR] [suite...]
+# blkalign.  Usage: tests/run.sh [--build DIR] [--jobs N] [suite...]
 # Prints a line per test and ends with "N passed, N failed, N skipped".
+# --jobs 2 runs the fix suite (the longest; its own images, loop devices
+# and journals) beside the others, each lane's lines printed as it ends.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build
-if [ "${1:-}" = "--build" ]; then
-	build=$(cd "$2" && pwd)
-	shift 2
-fi
+build=$top/build jobs=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$(cd "$2" && pwd); shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 export BLKALIGN=$build/cli/blkalign
 export BLKALIGN_BUILD=$build
 export BLKALIGN_FAULT_BIN=$build/tests/blkalign-fault
@@ -17,27 +22,64 @@ export BLKALIGN_FAULT_BIN=$build/tests/blkalign-fault
 
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || mapfile -t suites < <(cd "$top/tests/ts" && ls -d */ | tr -d /)
-
-pass=0 fail=0 skip=0
-failed=()
 logdir=$build/ts-logs
 mkdir -p "$logdir"
-for suite in "${suites[@]}"; do
-	for t in "$top/tests/ts/$suite"/*; do
-		[ -f "$t" ] && [ -x "$t" ] || continue
-		name=$suite/$(basename "$t")
-		log=$logdir/${name//\//-}.log
-		TS_NAME=$name timeout 900 bash "$t" >"$log" 2>&1
-		rc=$?
-		case $rc in
-		0) pass=$((pass + 1)); printf '  %-40s ok\n' "$name" ;;
-		77) skip=$((skip + 1))
-		    printf '  %-40s skipped (%s)\n' "$name" "$(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
-		*) fail=$((fail + 1)); failed+=("$name")
-		   printf '  %-40s FAILED (exit %d)\n' "$name" "$rc"
-		   sed 's/^/    | /' "$log" | grep -v '| ok:' | tail -40 ;;
-		esac
+
+# run_lane SUITE...: each test of each suite in turn; a line per test,
+# then "P F S" as the last line.
+run_lane() {
+	local pass=0 fail=0 skip=0 suite t name log rc
+	for suite in "$@"; do
+		for t in "$top/tests/ts/$suite"/*; do
+			[ -f "$t" ] && [ -x "$t" ] || continue
+			name=$suite/$(basename "$t")
+			log=$logdir/${name//\//-}.log
+			TS_NAME=$name timeout 900 bash "$t" >"$log" 2>&1
+			rc=$?
+			case $rc in
+			0) pass=$((pass + 1)); printf '  %-40s ok\n' "$name" ;;
+			77) skip=$((skip + 1))
+			    printf '  %-40s skipped (%s)\n' "$name" "$(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
+			*) fail=$((fail + 1))
+			   printf '  %-40s FAILED (exit %d)\n' "$name" "$rc"
+			   sed 's/^/    | /' "$log" | grep -v '| ok:' | tail -40 ;;
+			esac
+		done
 	done
+	echo "$pass $fail $skip"
+}
+
+lanes=()
+if [ "$jobs" -gt 1 ]; then
+	rest=()
+	for s in "${suites[@]}"; do
+		[ "$s" = fix ] || rest+=("$s")
+	done
+	[ ${#rest[@]} -lt ${#suites[@]} ] && lanes+=(fix)
+	[ ${#rest[@]} -gt 0 ] && lanes+=("${rest[*]}")
+else
+	lanes=("${suites[*]}")
+fi
+
+pass=0 fail=0 skip=0
+if [ ${#lanes[@]} = 1 ]; then
+	# shellcheck disable=SC2086 # a lane is a list of suite names
+	run_lane ${lanes[0]} | tee "$logdir/lane-0.out" | sed '$d'
+else
+	pids=()
+	for i in "${!lanes[@]}"; do
+		# shellcheck disable=SC2086
+		run_lane ${lanes[$i]} >"$logdir/lane-$i.out" &
+		pids+=($!)
+	done
+	for i in "${!lanes[@]}"; do
+		wait "${pids[$i]}"
+		sed '$d' "$logdir/lane-$i.out"
+	done
+fi
+for i in "${!lanes[@]}"; do
+	read -r p f s < <(tail -n 1 "$logdir/lane-$i.out")
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
