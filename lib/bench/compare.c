@@ -661,7 +661,7 @@ static int engine_pass(struct eside *s, struct ba_io_u *slots, void **bufs,
 		       struct blkalign_bench_compare *c, uint64_t t_start,
 		       uint64_t *ns)
 {
-	uint64_t offs[4096], t;
+	uint64_t offs[4096], t = 0;
 	size_t batch = c->write ? nbufs : sizeof(offs) / sizeof(offs[0]);
 	int rc = 0;
 
