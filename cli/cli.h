@@ -56,6 +56,7 @@ struct cli_topo {
 
 int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
+int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 
 /* plan and fix: one disk audited and planned (plan-audit.c). */
 struct blkalign_plan *cli_audit_plan(const struct cli_topo *topo,

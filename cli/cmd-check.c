@@ -118,7 +118,7 @@ int cmd_check(int argc, char **argv)
 		status = BLKALIGN_STATUS_USAGE;
 		goto out;
 	}
-	if (sysroot && blkalign_ctx_set_sysroot(ctx, sysroot)) {
+	if (sysroot && cli_set_sysroot(ctx, sysroot)) {
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}

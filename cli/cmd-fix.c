@@ -337,6 +337,21 @@ static int do_inspect(const char *target, const char *journal, bool json)
 	return rc ? BLKALIGN_STATUS_FAILED : 0;
 }
 
+/* Nothing needs to move: say which partitions may, and how. */
+static void say_optional(const struct blkalign_plan *plan, const char *target)
+{
+	for (size_t k = 0; k < plan->nparts; k++) {
+		const struct blkalign_plan_part *pp = &plan->parts[k];
+
+		if (pp->action == BLKALIGN_PLAN_OPTIONAL)
+			printf("partition %d could move to the %" PRIu64
+			       "-byte grain (optional: it is aligned on this "
+			       "device): 'blkalign fix --partition %d %s' "
+			       "does it\n",
+			       pp->number, plan->grain, pp->number, target);
+	}
+}
+
 /*
  * Fix (or, dry, describe) the partitions one at a time, auditing and
  * planning again after each: a moved partition changes its neighbours'
@@ -372,10 +387,11 @@ static int run(const struct cli_topo *topo, const char *target,
 			    !done_num[plan->parts[k].number])
 				pp = &plan->parts[k];
 		if (!pp) {
-			if (only && !*nout) {
+			if (only && !*nout)
 				cli_warnx("partition %d: nothing to do (%s)",
 					  only, "aligned or not there");
-			}
+			else if (!only && !*nout)
+				say_optional(plan, target);
 			release(&plan, &rep, &ctx);
 			break;
 		}

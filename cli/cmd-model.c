@@ -631,7 +631,7 @@ int cmd_model(int argc, char **argv)
 			status = BLKALIGN_STATUS_USAGE;
 			goto out;
 		}
-		if (o.sysroot && blkalign_ctx_set_sysroot(ctx, o.sysroot)) {
+		if (o.sysroot && cli_set_sysroot(ctx, o.sysroot)) {
 			status = BLKALIGN_STATUS_FAILED;
 			goto out;
 		}

@@ -17,8 +17,7 @@
 #define DEFAULT_THROUGHPUT (100ULL * 1024 * 1024)	/* bytes/s, assumed */
 
 enum {
-	OPT_SYSROOT = 256,
-	OPT_SFDISK,
+	OPT_SFDISK = 256,
 	OPT_PARTITION,
 	OPT_THROUGHPUT,
 };
@@ -37,7 +36,6 @@ static void usage(FILE *out)
 	      "     --partition <n>             plan partition <n> only\n"
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
-	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n"
 	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
 	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
 	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
@@ -156,7 +154,6 @@ int cmd_plan(int argc, char **argv)
 		{ "sfdisk", no_argument, NULL, OPT_SFDISK },
 		{ "partition", required_argument, NULL, OPT_PARTITION },
 		{ "throughput", required_argument, NULL, OPT_THROUGHPUT },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		CLI_TOPO_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -165,7 +162,6 @@ int cmd_plan(int argc, char **argv)
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
-	const char *sysroot = NULL;
 	uint64_t tput = DEFAULT_THROUGHPUT;
 	unsigned int status = 0;
 	bool json = false, sfdisk = false;
@@ -195,9 +191,6 @@ int cmd_plan(int argc, char **argv)
 				return BLKALIGN_STATUS_USAGE;
 			}
 			break;
-		case OPT_SYSROOT:
-			sysroot = optarg;
-			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -223,7 +216,7 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 
-	plan = cli_audit_plan(&topo, sysroot, argv[optind], "plan", &ctx,
+	plan = cli_audit_plan(&topo, NULL, argv[optind], "plan", &ctx,
 			      &report, &status);
 	if (!plan)
 		goto out;

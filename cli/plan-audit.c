@@ -36,7 +36,7 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 		*status |= BLKALIGN_STATUS_USAGE;
 		return NULL;
 	}
-	if (sysroot && blkalign_ctx_set_sysroot(*ctxp, sysroot)) {
+	if (sysroot && cli_set_sysroot(*ctxp, sysroot)) {
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
@@ -60,6 +60,14 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 		return NULL;
 	}
 	*status |= blkalign_report_status(*repp) & BLKALIGN_STATUS_INCOMPLETE;
+	if (d->whole_disk) {
+		cli_warnx("'%s' is partition %d of /dev/%s: %s works on the "
+			  "whole disk: '" PROGRAM " %s --partition %d /dev/%s'",
+			  d->path, d->partition_number, d->whole_disk, cmd, cmd,
+			  d->partition_number, d->whole_disk);
+		*status |= BLKALIGN_STATUS_FAILED;
+		return NULL;
+	}
 	if (!d->scheme ||
 	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
 		cli_warnx("'%s': %s needs a dos or GPT partition table on a "

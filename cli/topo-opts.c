@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -75,4 +76,19 @@ int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* --sysroot: the saved sysfs tree, or a message saying why not. */
+int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
+{
+	int rc = blkalign_ctx_set_sysroot(ctx, dir);
+
+	if (rc == -ENOTDIR)
+		cli_warnx("no sysfs tree at '%s': it has no sys/block (a tree "
+			  "saved as lsblk --sysroot reads it)",
+			  dir);
+	else if (rc)
+		cli_warnx("cannot use '%s' as the sysfs root: %s", dir,
+			  strerror(-rc));
+	return rc;
 }

@@ -108,7 +108,8 @@ struct blkalign_layer {
 	const char *lower_device;	/* "vdj", or "254:144" */
 	uint64_t lower_start;		/* bytes on the lower device */
 
-	/* Stack layers: bytes the contents use from their start; 0 unknown. */
+	/* Stack layers: bytes the contents use from where they begin
+	 * (start - data_offset: swap and FAT count their header); 0 unknown. */
 	uint64_t used_size;
 };
 
@@ -164,6 +165,10 @@ struct blkalign_device {
 	size_t nproblems;
 	const char *const *problems;	/* what could not be read */
 	bool failed;			/* could not be opened at all */
+	/* a partition given as the target: the disk it is on ("sdb")
+	 * and its number; NULL and 0 otherwise */
+	const char *whole_disk;
+	int partition_number;
 };
 
 /* Topology options for image files; a field of 0 keeps the default. */

@@ -79,6 +79,26 @@ static void dos_findings(struct ba_device *d, struct ba_io *io)
 		ba_device_problem(d, "sector 0 holds a dos table with %u "
 				     "partitions that could not be read",
 				  chk.nprimary);
+	if (chk.state == BA_EBR_OK && chk.truncated) {
+		f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR,
+					  0);
+		if (!f)
+			return;
+		f->value = chk.bad_lba * lss;
+		f->message = ba_pool_printf(
+			&d->pool,
+			"the chain of logical partitions on '%s' goes on past "
+			"the %u the kernel shows (it stops at %u partitions "
+			"in all), at sector %" PRIu64,
+			d->pub.name, chk.nlogical, BA_DOS_KERNEL_PARTS,
+			chk.bad_lba);
+		f->explanation = "the partitions after it exist for no kernel "
+				 "and are not checked; partitioning tools may "
+				 "still list them";
+		f->fix = "inspect with 'sfdisk -d' and rewrite the logical "
+			 "partitions with sfdisk or fdisk";
+		return;
+	}
 	if (chk.state == BA_EBR_OK)
 		return;
 	f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR, 0);
@@ -95,6 +115,93 @@ static void dos_findings(struct ba_device *d, struct ba_io *io)
 			 "partitioning tools may disagree about them";
 	f->fix = "inspect with 'sfdisk -d' and rewrite the logical partitions "
 		 "with sfdisk or fdisk";
+}
+
+/* Used entries outside the usable range of the header @h libblkid read. */
+static void gpt_outside(struct ba_device *d, const struct ba_gpt_header *h)
+{
+	if (h->state != BA_GPT_OK)
+		return;
+	for (uint32_t k = 0; k < h->noutside && k < 8; k++) {
+		const struct ba_gpt_entry *e = &h->outside[k];
+		struct blkalign_finding *f = ba_device_add_finding(
+			d, "gpt-entry-outside", BLKALIGN_ERROR, 0);
+
+		if (!f)
+			return;
+		f->value = e->first_lba;
+		f->message = ba_pool_printf(
+			&d->pool,
+			"GPT entry %u of '%s' (sectors %" PRIu64 " to %" PRIu64
+			") lies outside the usable range (%" PRIu64 " to %" PRIu64
+			")%s",
+			e->index, d->pub.name, e->first_lba, e->last_lba,
+			h->first_usable_lba, h->last_usable_lba,
+			h->noutside > 8 && k == 7
+				? ba_pool_printf(&d->pool, " (and %u more)",
+						 h->noutside - 8)
+				: "");
+		f->explanation = "libblkid (and lsblk, blkid, this audit) "
+				 "skips it, the kernel still makes a partition "
+				 "of it: it may overlap the table or the "
+				 "backup, and nothing here checks it";
+		f->fix = "fix the entry with gdisk or sfdisk, inside the "
+			 "usable range (sgdisk -v lists it)";
+	}
+}
+
+/*
+ * A hybrid MBR (an 0xee entry and others beside it): every other entry
+ * should be one of the GPT's partitions, as gdisk makes them; sgdisk -v
+ * warns about those that are not.
+ */
+static void hybrid_mbr(struct ba_device *d, const struct ba_dos_check *chk)
+{
+	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+
+	for (int i = 0; i < 4; i++) {
+		const struct ba_dos_part *e = &chk->primary[i];
+		bool found = false;
+		struct blkalign_finding *f;
+
+		if (!e->type || e->type == 0xee)
+			continue;
+		for (size_t k = 1; k < d->nlayers && !found; k++)
+			found = d->layers[k].kind == BLKALIGN_LAYER_PARTITION &&
+				d->layers[k].start == e->start * lss &&
+				d->layers[k].size == e->sectors * lss;
+		if (found)
+			continue;
+		f = ba_device_add_finding(d, "gpt-hybrid-mbr", BLKALIGN_WARNING,
+					  0);
+		if (!f)
+			return;
+		f->value = e->start * lss;
+		f->message = ba_pool_printf(
+			&d->pool,
+			"entry %d of the hybrid MBR of '%s' (type 0x%02x, sectors "
+			"%" PRIu64 "+%" PRIu64 ") is none of its GPT partitions",
+			i + 1, d->pub.name, e->type, e->start, e->sectors);
+		f->explanation = "what reads the MBR (BIOS boot loaders, older "
+				 "systems) sees a partition that the GPT, and "
+				 "every tool that reads it, does not";
+		f->fix = "rebuild the hybrid MBR to match the GPT (gdisk: "
+			 "'r', then 'h'), or replace it with a protective one "
+			 "(gdisk: 'x', then 'n', then 'w')";
+	}
+}
+
+static void gpt_hybrid(struct ba_device *d, struct ba_io *io)
+{
+	struct ba_dos_check *chk = calloc(1, sizeof(*chk));
+
+	if (chk && !ba_dos_check(io,
+				 (uint32_t)d->pub.topology.logical_sector_size
+					 .value,
+				 chk) &&
+	    chk->protective)
+		hybrid_mbr(d, chk);
+	free(chk);
 }
 
 static void gpt_findings(struct ba_device *d, struct ba_io *io)
@@ -155,7 +262,34 @@ static void gpt_findings(struct ba_device *d, struct ba_io *io)
 			"rewrite both headers from the good copy (gdisk: "
 			"'r' then 'b' or 'c', then 'w'; or sgdisk -e)" :
 			"restore the table from a backup (sgdisk --load-backup)";
+		if (h[i]->short_by) {
+			/* not damage: the device is shorter than the disk
+			 * the table was written for */
+			f->value = d->pub.size + h[i]->short_by;
+			f->remainder = h[i]->short_by;
+			f->message = ba_pool_printf(
+				&d->pool,
+				"the %s GPT header on '%s' describes a disk of "
+				"%" PRIu64 " bytes, but '%s' has %" PRIu64
+				": it is %" PRIu64 " bytes shorter than its "
+				"table",
+				which[i], d->pub.name,
+				d->pub.size + h[i]->short_by, d->pub.name,
+				d->pub.size, h[i]->short_by);
+			f->explanation = "a truncated image, or a table copied "
+					 "from a larger disk: its partitions "
+					 "may run past the end";
+			f->fix = ba_pool_printf(
+				&d->pool,
+				"a truncated image: grow it back (truncate -s "
+				"%" PRIu64 "); a table from a larger disk: "
+				"rewrite it for this one (sgdisk -e moves the "
+				"backup to the end) and check that every "
+				"partition ends inside it",
+				d->pub.size + h[i]->short_by);
+		}
 	}
+	gpt_outside(d, h[0]->state == BA_GPT_OK ? h[0] : h[1]);
 	if (h[0]->state != BA_GPT_OK && h[1]->state != BA_GPT_OK &&
 	    !d->pub.scheme)
 		ba_device_problem(d, "no partitions listed: neither GPT "
@@ -201,6 +335,8 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	gpt_findings(d, &io);
 	if (!d->pub.scheme || !strcmp(d->pub.scheme, "dos"))
 		dos_findings(d, &io);
+	else if (!strcmp(d->pub.scheme, "gpt"))
+		gpt_hybrid(d, &io);
 	rc = ba_stack_probe(d, fd, &io);
 	if (rc)
 		return rc;
@@ -283,6 +419,8 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	part->size = d->pub.size;
 	part->parent = 0;
 	part->extended = ba_is_extended_node(d, part->size, (int)partno);
+	d->pub.whole_disk = disk->name;
+	d->pub.partition_number = (int)partno;
 	/* The rules judge absolute positions against the whole disk. */
 	d->pub.size = disk->size;
 	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);

@@ -60,6 +60,9 @@ struct ba_device {
 	struct ba_pool pool;
 	bool md_array;			/* the device is an md array */
 	bool dm_placed;			/* dm start judged on the lower device */
+	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
+	 * whose I/O bypasses its page cache */
+	bool *below_cache;
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
@@ -72,6 +75,8 @@ void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ba_device_publish(struct ba_device *d);
 void ba_device_release(struct ba_device *d);
+void ba_layers_by_parent_start(const struct blkalign_layer *layers,
+			       size_t *ix, size_t n);
 
 /*
  * Bounded reader over a device, an image file or a memory buffer.
@@ -139,6 +144,16 @@ struct ba_gpt_header {
 	uint64_t first_usable_lba, last_usable_lba;
 	uint64_t entries_lba;
 	uint32_t nentries, entry_size;
+	/* the header describes a disk this many bytes larger than the
+	 * device (a truncated image, or a table from a larger disk) */
+	uint64_t short_by;
+	/* used entries outside [first, last usable LBA]: libblkid skips
+	 * them, the kernel does not */
+	uint32_t noutside;
+	struct ba_gpt_entry {
+		uint32_t index; /* from 1, as partition numbers */
+		uint64_t first_lba, last_lba;
+	} outside[8];
 };
 
 struct ba_gpt_check {
@@ -169,6 +184,20 @@ enum ba_ebr_state {
 	BA_EBR_BROKEN,		/* an EBR without its 55 aa signature */
 };
 
+/*
+ * The kernel's limits on a dos table (block/partitions/msdos.c): 256
+ * partitions in all (DISK_MAX_PARTS; logical ones are numbered from 5),
+ * and it gives up after 100 links without a data partition.
+ */
+#define BA_DOS_KERNEL_PARTS 256
+#define BA_DOS_LOGICAL_MAX  (BA_DOS_KERNEL_PARTS - 5)
+#define BA_DOS_EMPTY_LINKS  100
+
+struct ba_dos_part {
+	uint64_t start, sectors; /* absolute, in logical sectors */
+	uint8_t type;
+};
+
 struct ba_dos_check {
 	bool has_signature;	/* 55 aa at 0x1fe of sector 0 */
 	bool protective;	/* an 0xee entry: a GPT's protective MBR */
@@ -177,6 +206,11 @@ struct ba_dos_check {
 	uint64_t bad_lba;	/* where the chain breaks */
 	unsigned int nebr;	/* EBRs read, in chain order (fix.c) */
 	uint64_t ebr_lba[BA_DOS_EBR_MAX];
+	/* the partitions, as the kernel numbers them: primary[0..3] are
+	 * 1-4 (type 0: unused), logical[k] is 5 + k */
+	struct ba_dos_part primary[4];
+	struct ba_dos_part logical[BA_DOS_LOGICAL_MAX];
+	bool truncated; /* the chain goes on past what the kernel shows */
 };
 
 int ba_dos_check(struct ba_io *io, uint32_t sector_size,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "blkalignP.h"
@@ -45,15 +46,20 @@ void blkalign_unref_ctx(struct blkalign_ctx *ctx)
 /**
  * blkalign_ctx_set_sysroot: read sysfs below @dir instead of /sys (a tree
  * saved the way lsblk --sysroot expects).  Devices are then not opened.
- * Returns: 0, -EINVAL or -ENOMEM.
+ * Returns: 0, -ENOTDIR (no sys/block below @dir), -EINVAL or -ENOMEM.
  */
 int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
 {
-	char *copy = NULL;
+	char *copy = NULL, block[4200];
+	struct stat st;
 
 	if (!ctx)
 		return -EINVAL;
 	if (dir) {
+		/* a saved tree has sys/block below it */
+		snprintf(block, sizeof(block), "%s/sys/block", dir);
+		if (stat(block, &st) || !S_ISDIR(st.st_mode))
+			return -ENOTDIR;
 		copy = strdup(dir);
 		if (!copy)
 			return -ENOMEM;

@@ -168,3 +168,25 @@ void ba_device_release(struct ba_device *d)
 	ba_pool_release(&d->pool);
 	memset(d, 0, sizeof(*d));
 }
+
+static int by_parent_start(const void *a, const void *b, void *layers)
+{
+	const struct blkalign_layer *l = layers;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (l[i].parent != l[j].parent)
+		return l[i].parent < l[j].parent ? -1 : 1;
+	if (l[i].start != l[j].start)
+		return l[i].start < l[j].start ? -1 : 1;
+	return i < j ? -1 : 1;
+}
+
+/**
+ * ba_layers_by_parent_start: sort the layer indices @ix[0..n) by parent,
+ * then start, then index: siblings side by side, in order.
+ */
+void ba_layers_by_parent_start(const struct blkalign_layer *layers,
+			       size_t *ix, size_t n)
+{
+	qsort_r(ix, n, sizeof(*ix), by_parent_start, (void *)layers);
+}

@@ -40,7 +40,7 @@ static int regions_of(const struct blkalign_device *d, int fd, uint32_t lss,
 		if (!dc)
 			return -ENOMEM;
 		rc = ba_dos_check(&io, lss, dc);
-		if (rc || dc->state != BA_EBR_OK ||
+		if (rc || dc->state != BA_EBR_OK || dc->truncated ||
 		    dc->nebr >= BA_DOS_EBR_MAX) {
 			snprintf(err, errlen,
 				 "the EBR chain cannot be walked "

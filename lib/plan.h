@@ -23,6 +23,11 @@ struct ba_plan_input {
 	uint64_t limit;	    /* its end may not pass this byte */
 	uint64_t min_start; /* a moved start may not be below this */
 	uint64_t low;	    /* moving left: not below this; 0: never */
+	/* sizes on this (0: lcm(page, physical sector)); the physical
+	 * sector alone when the contents do their I/O below the page cache
+	 * (md, LVM, LUKS, ZFS: the soft block size costs them nothing) */
+	uint64_t size_gran;
+	bool keep_size; /* metadata at the end (md 0.90/1.0, ZFS) */
 };
 
 /*
@@ -46,27 +51,40 @@ struct ba_plan_result {
 	enum blkalign_plan_action action;
 	enum ba_plan_why why;
 	uint64_t new_start, new_size;
-	uint64_t room; /* impossible: the largest size that fits */
-	bool grows;    /* the end moves right, into free space */
-	bool left;     /* moved left: no room on the right */
+	uint64_t room;	    /* impossible: the largest size that fits */
+	uint64_t grid;	    /* a moved start is on this grid (the grain, or a
+			     * finer one when the grain has no room) */
+	uint64_t try_start; /* impossible: the start whose room is told */
+	bool grows;	    /* the end moves right, into free space */
+	bool left;	    /* moved left: no room on the right */
+	bool size_stays;    /* the size is off but cannot change */
 };
+
+#define BA_PLAN_GRIDS 4
+size_t ba_plan_grids(const struct ba_plan_geom *g, uint64_t out[BA_PLAN_GRIDS]);
 
 void ba_plan_geom_from(const struct blkalign_topology *t,
 		       struct ba_plan_geom *g);
 bool ba_plan_start_on_grid(const struct ba_plan_geom *g, uint64_t start);
 void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		 struct ba_plan_result *out);
-int ba_plan_limit(const struct blkalign_device *d, size_t i,
-		  uint64_t usable_end, uint64_t *limit);
-uint64_t ba_plan_min_start(const struct blkalign_device *d, size_t i);
-uint64_t ba_plan_low(const struct blkalign_device *d, size_t i,
-		     uint64_t usable_start);
+/* The room of one partition (ba_plan_rooms). */
+struct ba_plan_room {
+	uint64_t limit;	    /* its end may not pass this byte */
+	int next;	    /* the partition that bounds it, or -1 */
+	uint64_t low;	    /* a move down: not below this; 0: never */
+	uint64_t min_start; /* logical: a moved start not below this */
+};
+
+int ba_plan_rooms(const struct blkalign_device *d, uint64_t usable_start,
+		  uint64_t usable_end, struct ba_plan_room *rooms);
 
 /* The plan as built: pub is what the caller sees. */
 struct ba_plan {
 	struct blkalign_plan pub;
 	struct blkalign_plan_part *parts;
 	struct ba_pool pool;
+	int *content; /* while building: the stack layer in each layer */
 };
 
 #endif /* BLKALIGN_PLAN_H */

@@ -92,6 +92,61 @@ static void link_logicals(struct ba_device *d)
 			d->layers[i].parent = ext;
 }
 
+/* A partition of blkalign's own dos walk as a layer (number @partno). */
+static int add_walked(struct ba_device *d, const struct ba_dos_part *p,
+		      int partno, uint32_t lss, bool logical)
+{
+	struct blkalign_layer *l = ba_device_add_layer(d);
+
+	if (!l)
+		return -ENOMEM;
+	l->kind = BLKALIGN_LAYER_PARTITION;
+	l->number = partno;
+	l->name = part_name(d, partno);
+	l->start = p->start * lss;
+	l->size = p->sectors * lss;
+	l->scheme = "dos";
+	l->type = ba_pool_printf(&d->pool, "0x%x", p->type);
+	l->extended = !logical && (p->type == 0x05 || p->type == 0x0f ||
+				   p->type == 0x85);
+	l->logical = logical;
+	return 0;
+}
+
+/*
+ * A dos table whose chain of logical partitions goes on past where the
+ * kernel stops (256 partitions): libblkid would walk all of it (tens of
+ * thousands of links take minutes); the partitions the kernel shows come
+ * from blkalign's own walk instead.  1 when it did that, 0 when libblkid
+ * is to read the table, -errno.
+ */
+static int long_dos_chain(struct ba_device *d, int fd, uint32_t lss)
+{
+	struct ba_dos_check *chk = calloc(1, sizeof(*chk));
+	struct ba_io io;
+	int rc;
+
+	if (!chk)
+		return -ENOMEM;
+	ba_io_init_fd(&io, fd, d->pub.size);
+	rc = ba_dos_check(&io, lss, chk);
+	if (rc || !chk->truncated || chk->protective) {
+		free(chk);
+		return rc < 0 ? rc : 0;
+	}
+	d->pub.scheme = "dos";
+	for (int i = 0; i < 4 && !rc; i++)
+		if (chk->primary[i].type)
+			rc = add_walked(d, &chk->primary[i], i + 1, lss, false);
+	for (unsigned int k = 0; k < chk->nlogical && !rc; k++)
+		rc = add_walked(d, &chk->logical[k], 5 + (int)k, lss, true);
+	free(chk);
+	if (rc)
+		return rc;
+	link_logicals(d);
+	return 1;
+}
+
 /**
  * ba_ptable_read: probe the partition table on @fd with libblkid and add
  * a layer per partition below layer 0 (the disk).
@@ -104,6 +159,9 @@ int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size)
 	blkid_parttable tab;
 	int rc, n;
 
+	rc = long_dos_chain(d, fd, sector_size);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	pr = blkid_new_probe();
 	if (!pr)
 		return -ENOMEM;

@@ -221,6 +221,28 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 				f->fix = "recreate the pool with -o ashift=12 "
 					 "(ashift cannot be changed on a vdev)";
 			}
+		} else if (l->unit && l->unit < 4096 &&
+			   d->pub.topology.physical_sector_size.value == 512 &&
+			   d->pub.topology.logical_sector_size.value == 512) {
+			f = add(d, "zfs-ashift", BLKALIGN_INFO, i, l->unit,
+				4096, 0);
+			if (f) {
+				f->message = ba_pool_printf(
+					&d->pool,
+					"'%s' has ashift %u (%u-byte blocks); the "
+					"disk reports 512-byte physical sectors, "
+					"but most drives sold since 2011 have "
+					"4 KiB ones behind 512-byte reporting",
+					l->name, l->zfs_ashift, l->unit);
+				f->explanation = "none as reported; if the drive "
+						 "hides 4 KiB physical sectors, ZFS "
+						 "writes blocks smaller than one: "
+						 "read-modify-write on most writes";
+				f->fix = "'blkalign bench' on the disk measures "
+					 "its physical sector; pools for 4 KiB "
+					 "drives use -o ashift=12 (ashift "
+					 "cannot be changed on a vdev)";
+			}
 		} else if (l->unit && vdev_start % l->unit) {
 			f = add(d, "zfs-ashift", BLKALIGN_WARNING, i,
 				vdev_start, l->unit, vdev_start % l->unit);

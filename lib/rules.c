@@ -11,6 +11,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "blkalignP.h"
 
@@ -72,7 +73,116 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 		human(d, topo_grain(&d->pub.topology)));
 }
 
-/* Start rules: physical sector, then min I/O, then optimal I/O, then MiB. */
+/* The drives behind a reported 512-byte physical sector often have 4 KiB
+ * ones (512e); the reported value is all the kernel knows. */
+#define HIDDEN_PSS 4096
+
+/* "512e drives": a disk reporting 512-byte sectors, which may hide 4 KiB
+ * physical ones. */
+static bool may_hide_4k(const struct blkalign_topology *t)
+{
+	return t->physical_sector_size.value == 512 &&
+	       t->logical_sector_size.value == 512;
+}
+
+/* Start off the minimum I/O grain (a RAID chunk): a warning. */
+static void start_io_min(struct ba_device *d, int i, uint64_t min_io,
+			 uint64_t r)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	struct blkalign_finding *f = ba_device_add_finding(
+		d, d->md_array ? "raid-chunk" : "start-io-min", BLKALIGN_WARNING,
+		i);
+
+	if (!f)
+		return;
+	f->value = l->start;
+	f->granularity = min_io;
+	f->remainder = r;
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' starts %" PRIu64 " bytes off the %s "
+				    "minimum I/O grain of the device",
+				    l->name, r, human(d, min_io));
+	f->explanation = ba_pool_printf(
+		&d->pool,
+		"writes of %s straddle two units of the device below (RAID "
+		"chunks): each costs two partial writes",
+		human(d, min_io));
+	start_fix(d, f, l);
+}
+
+/* Start off the optimal I/O grain (a RAID stripe): a warning. */
+static void start_io_opt(struct ba_device *d, int i, uint64_t opt, uint64_t r)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	struct blkalign_finding *f = ba_device_add_finding(
+		d, d->md_array ? "raid-stripe" : "start-io-opt",
+		BLKALIGN_WARNING, i);
+
+	if (!f)
+		return;
+	f->value = l->start;
+	f->granularity = opt;
+	f->remainder = r;
+	f->message = ba_pool_printf(
+		&d->pool,
+		"'%s' starts %" PRIu64 " bytes off the %s optimal I/O grain "
+		"(stripe width) of the device",
+		l->name, r, human(d, opt));
+	f->explanation = ba_pool_printf(
+		&d->pool,
+		"full-stripe writes of %s become two partial-stripe writes "
+		"(parity read-modify-write on RAID-5/6)",
+		human(d, opt));
+	start_fix(d, f, l);
+}
+
+/*
+ * A disk that reports 512-byte physical sectors: a start off the 4 KiB
+ * grid costs nothing as reported, but a read-modify-write of every 4 KiB
+ * write if the drive has 4 KiB physical sectors behind its reporting.
+ */
+static void start_4k(struct ba_device *d, int i)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	uint64_t r = ba_off_grid(l->start, (uint64_t)ao_of(d), HIDDEN_PSS);
+	struct blkalign_finding *f;
+
+	if (!r || !may_hide_4k(&d->pub.topology))
+		return;
+	f = ba_device_add_finding(d, "start-4k", BLKALIGN_INFO, i);
+	if (!f)
+		return;
+	f->value = l->start;
+	f->granularity = HIDDEN_PSS;
+	f->remainder = r;
+	f->message = ba_pool_printf(
+		&d->pool,
+		"'%s' starts at byte %" PRIu64 ", %s past a 4 KiB boundary; "
+		"the disk reports 512-byte physical sectors, but most drives "
+		"sold since 2011 have 4 KiB physical sectors behind 512-byte "
+		"reporting",
+		l->name, l->start, human(d, r));
+	f->explanation = "none as reported; if the drive hides 4 KiB "
+			 "physical sectors, every 4 KiB write straddles two "
+			 "of them (read-modify-write, up to twice the I/O)";
+	f->fix = ba_pool_printf(
+		&d->pool,
+		"'blkalign bench' on the disk measures where writes are slow "
+		"(its physical sector); to be safe, move '%s' to a 1 MiB "
+		"boundary (sector %" PRIu64 ")",
+		l->name,
+		ba_round_up_grid(l->start, (uint64_t)ao_of(d), MIB) / 512);
+}
+
+/*
+ * Start rules: every grid the start is off, each its own finding
+ * (physical sector, minimum I/O or RAID chunk, optimal I/O or RAID
+ * stripe: a start off the physical grid is off the others too, and the
+ * partial-stripe writes cost more than the read-modify-write); then,
+ * when it is on all of them, 1 MiB; and on a disk that may hide 4 KiB
+ * physical sectors, the 4 KiB grid.
+ */
 static void check_start(struct ba_device *d, int i)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
@@ -82,10 +192,12 @@ static void check_start(struct ba_device *d, int i)
 	uint64_t min_io = (uint64_t)t->minimum_io_size.value;
 	uint64_t opt = (uint64_t)t->optimal_io_size.value;
 	struct blkalign_finding *f;
+	bool off = false;
 	uint64_t r;
 
 	r = ba_off_grid(l->start, ao, pss);
 	if (r) {
+		off = true;
 		f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR, i);
 		if (!f)
 			return;
@@ -104,60 +216,25 @@ static void check_start(struct ba_device *d, int i)
 			"(read-modify-write), up to twice the device I/O",
 			human(d, pss));
 		start_fix(d, f, l);
-		return;
 	}
 	if (min_io > pss) {
 		r = ba_off_grid(l->start, ao, min_io);
 		if (r) {
-			f = ba_device_add_finding(
-				d, d->md_array ? "raid-chunk" : "start-io-min",
-				BLKALIGN_WARNING, i);
-			if (!f)
-				return;
-			f->value = l->start;
-			f->granularity = min_io;
-			f->remainder = r;
-			f->message = ba_pool_printf(
-				&d->pool,
-				"'%s' starts %" PRIu64 " bytes off the %s "
-				"minimum I/O grain of the device",
-				l->name, r, human(d, min_io));
-			f->explanation = ba_pool_printf(
-				&d->pool,
-				"writes of %s straddle two units of the device "
-				"below (RAID chunks): each costs two partial "
-				"writes",
-				human(d, min_io));
-			start_fix(d, f, l);
-			return;
+			off = true;
+			start_io_min(d, i, min_io, r);
 		}
 	}
 	if (opt > 0 && opt != min_io) {
 		r = ba_off_grid(l->start, ao, opt);
 		if (r) {
-			f = ba_device_add_finding(
-				d, d->md_array ? "raid-stripe" : "start-io-opt",
-				BLKALIGN_WARNING, i);
-			if (!f)
-				return;
-			f->value = l->start;
-			f->granularity = opt;
-			f->remainder = r;
-			f->message = ba_pool_printf(
-				&d->pool,
-				"'%s' starts %" PRIu64 " bytes off the %s "
-				"optimal I/O grain (stripe width) of the device",
-				l->name, r, human(d, opt));
-			f->explanation = ba_pool_printf(
-				&d->pool,
-				"full-stripe writes of %s become two "
-				"partial-stripe writes (parity read-modify-write "
-				"on RAID-5/6)",
-				human(d, opt));
-			start_fix(d, f, l);
-			return;
+			off = true;
+			start_io_opt(d, i, opt, r);
 		}
 	}
+	if (is_partition(l))
+		start_4k(d, i);
+	if (off)
+		return;
 	r = ba_off_grid(l->start, ao, MIB);
 	if (r && is_partition(l)) {
 		f = ba_device_add_finding(d, "start-mib", BLKALIGN_INFO, i);
@@ -169,8 +246,12 @@ static void check_start(struct ba_device *d, int i)
 		f->message = ba_pool_printf(
 			&d->pool,
 			"'%s' starts at byte %" PRIu64 ", not on a 1 MiB "
-			"boundary, but on the physical sector and I/O grid",
-			l->name, l->start);
+			"boundary, but on the physical sector and I/O grid%s",
+			l->name, l->start,
+			may_hide_4k(t) && !ba_off_grid(l->start, ao, HIDDEN_PSS)
+				? " and on the 4 KiB grid (aligned on a drive "
+				  "with 4 KiB physical sectors too)"
+				: "");
 		f->explanation = ba_pool_printf(
 			&d->pool,
 			"no cost on this device; 1 MiB keeps the start aligned "
@@ -179,14 +260,63 @@ static void check_start(struct ba_device *d, int i)
 	}
 }
 
+/*
+ * The one size that clears a layer's size findings: a multiple of @unit
+ * (the page and the physical sector, or the physical sector alone when
+ * the soft block size costs it nothing), the largest not above its size;
+ * the smallest above for an image used whole (it grows with truncate),
+ * or when nothing smaller is left.  On a start on the physical grid,
+ * such a size also ends on it.
+ */
+static uint64_t size_fix(const struct ba_device *d,
+			 const struct blkalign_layer *l, uint64_t unit)
+{
+	uint64_t down = l->size / unit * unit;
+
+	if ((l->kind == BLKALIGN_LAYER_DISK && !d->pub.is_block_device) ||
+	    !down)
+		return (l->size + unit - 1) / unit * unit;
+	return down;
+}
+
+static bool bypasses_page_cache(const struct ba_device *d, int i);
+/* The unit of size_fix for layer @i. */
+static uint64_t size_unit(const struct ba_device *d, int i)
+{
+	const struct blkalign_topology *t = &d->pub.topology;
+	uint64_t pss = (uint64_t)t->physical_sector_size.value;
+	uint64_t page = (uint64_t)t->page_size.value;
+
+	if (bypasses_page_cache(d, i))
+		return pss ? pss : 512;
+	return ba_lcm64(page ? page : 4096, pss ? pss : 512);
+}
+
+/* "resize 'X' to N sectors (B bytes, ...)" or "grow ..." for size_fix. */
+static const char *resize_text(struct ba_device *d, int i, uint64_t size,
+			       uint64_t unit)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
+
+	return ba_pool_printf(&d->pool,
+			      "%s '%s' to %" PRIu64 " sectors (%" PRIu64
+			      " bytes, a multiple of %s)%s",
+			      size > l->size ? "grow" : "resize", l->name,
+			      size / lss, size, human(d, unit),
+			      size < l->size ? " after shrinking what it holds"
+					     : "");
+}
+
 static void check_end(struct ba_device *d, int i)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t pss = (uint64_t)t->physical_sector_size.value;
-	uint64_t lss = (uint64_t)t->logical_sector_size.value;
+	uint64_t ao = (uint64_t)ao_of(d);
 	uint64_t end = l->start + l->size;
-	uint64_t r = ba_off_grid(end, (uint64_t)ao_of(d), pss);
+	uint64_t r = ba_off_grid(end, ao, pss);
+	uint64_t unit = size_unit(d, i);
 	struct blkalign_finding *f;
 
 	if (!r)
@@ -197,7 +327,6 @@ static void check_end(struct ba_device *d, int i)
 	f->value = end;
 	f->granularity = pss;
 	f->remainder = r;
-	f->suggested = l->size >= r ? l->size - r : 0;
 	f->message = ba_pool_printf(
 		&d->pool,
 		"'%s' ends at byte %" PRIu64 ", %" PRIu64 " bytes into a "
@@ -207,28 +336,57 @@ static void check_end(struct ba_device *d, int i)
 		&d->pool,
 		"its last physical sector is shared with what follows: writes "
 		"there are read-modify-write");
-	f->fix = ba_pool_printf(
-		&d->pool,
-		"shrink '%s' to %" PRIu64 " sectors (%" PRIu64
-		" bytes) after shrinking what it holds",
-		l->name, f->suggested / lss, f->suggested);
+	if (ba_off_grid(l->start, ao, pss)) {
+		/* the end is off because the start is: the start moves
+		 * first, and its size (a multiple of the unit, or the one
+		 * size_fix gives) then ends on the grid */
+		f->suggested = l->size % unit ? size_fix(d, l, unit) : l->size;
+		f->fix = f->suggested == l->size
+				 ? ba_pool_printf(
+					   &d->pool,
+					   "move the start of '%s' to the "
+					   "physical sector grid first "
+					   "(start-physical): its end follows, "
+					   "with the size it has",
+					   l->name)
+				 : ba_pool_printf(
+					   &d->pool,
+					   "move the start of '%s' to the "
+					   "physical sector grid first "
+					   "(start-physical), then %s",
+					   l->name,
+					   resize_text(d, i, f->suggested, unit));
+		return;
+	}
+	f->suggested = size_fix(d, l, unit);
+	f->fix = resize_text(d, i, f->suggested, unit);
 }
 
 /*
  * md, LVM (dm), LUKS (dm-crypt) and ZFS submit their I/O below the
- * partition's page cache, so its soft block size shapes nothing there.
+ * partition's page cache, so its soft block size shapes nothing there
+ * (ba_rules_run marks those layers once).
  */
 static bool bypasses_page_cache(const struct ba_device *d, int i)
 {
-	for (size_t k = 0; k < d->nlayers; k++) {
-		enum blkalign_layer_kind kind = d->layers[k].kind;
+	return d->below_cache && i >= 0 && (size_t)i < d->nlayers &&
+	       d->below_cache[i];
+}
 
-		if (d->layers[k].parent == i &&
+static bool *mark_below_cache(const struct ba_device *d)
+{
+	bool *b = calloc(d->nlayers ? d->nlayers : 1, sizeof(*b));
+
+	for (size_t k = 0; b && k < d->nlayers; k++) {
+		enum blkalign_layer_kind kind = d->layers[k].kind;
+		int p = d->layers[k].parent;
+
+		if (p >= 0 && (size_t)p < d->nlayers &&
 		    (kind == BLKALIGN_LAYER_MD || kind == BLKALIGN_LAYER_LVM ||
 		     kind == BLKALIGN_LAYER_LUKS || kind == BLKALIGN_LAYER_ZFS))
-			return true;
+			b[p] = true;
 	}
-	return false;
+	return b;
 }
 
 static void check_soft_block(struct ba_device *d, int i)
@@ -236,11 +394,8 @@ static void check_soft_block(struct ba_device *d, int i)
 	const struct blkalign_topology *t = &d->pub.topology;
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t page = (uint64_t)t->page_size.value;
-	uint64_t lss = (uint64_t)t->logical_sector_size.value;
-	uint64_t pss = (uint64_t)t->physical_sector_size.value;
 	uint64_t max_bytes = (uint64_t)t->max_sectors_kb.value * KIB;
 	uint64_t segs = (uint64_t)t->max_segments.value;
-	uint64_t unit = page > pss ? page : pss;
 	struct blkalign_finding *f;
 	uint64_t cap, cap_aligned;
 
@@ -265,7 +420,7 @@ static void check_soft_block(struct ba_device *d, int i)
 	f->value = l->size;
 	f->granularity = page;
 	f->remainder = l->size % page;
-	f->suggested = l->size / unit * unit;
+	f->suggested = size_fix(d, l, size_unit(d, i));
 	f->message = ba_pool_printf(
 		&d->pool,
 		"'%s' is %" PRIu64 " bytes, not a multiple of the %" PRIu64
@@ -280,11 +435,38 @@ static void check_soft_block(struct ba_device *d, int i)
 			"cache, so only raw I/O on the partition itself pays: " : "",
 		human(d, cap), human(d, cap_aligned),
 		cap ? (double)cap_aligned / (double)cap : 0.0);
-	f->fix = ba_pool_printf(
+	f->fix = resize_text(d, i, f->suggested, size_unit(d, i));
+}
+
+/* An image whose size is not a whole number of logical sectors: a loop
+ * device over it ends at the last whole sector. */
+static void check_disk_sectors(struct ba_device *d)
+{
+	const struct blkalign_layer *l = &d->layers[0];
+	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
+	uint64_t unit = size_unit(d, 0);
+	struct blkalign_finding *f;
+
+	if (!lss || !(l->size % lss) || d->pub.is_block_device)
+		return;
+	f = ba_device_add_finding(d, "size-logical", BLKALIGN_WARNING, 0);
+	if (!f)
+		return;
+	f->value = l->size;
+	f->granularity = lss;
+	f->remainder = l->size % lss;
+	f->suggested = size_fix(d, l, unit);
+	f->message = ba_pool_printf(
 		&d->pool,
-		"resize '%s' to %" PRIu64 " sectors (%" PRIu64
-		" bytes, a multiple of %s)",
-		l->name, f->suggested / lss, f->suggested, human(d, unit));
+		"'%s' is %" PRIu64 " bytes, not a whole number of %" PRIu64
+		"-byte sectors",
+		l->name, l->size, lss);
+	f->explanation = ba_pool_printf(
+		&d->pool,
+		"its last %" PRIu64 " bytes are out of reach: a loop device "
+		"over it has %" PRIu64 " sectors",
+		l->size % lss, l->size / lss);
+	f->fix = resize_text(d, 0, f->suggested, unit);
 }
 
 static void check_past_end(struct ba_device *d, int i)
@@ -333,25 +515,38 @@ static void overlap(struct ba_device *d, int a, int b)
 }
 
 /*
- * Overlaps among siblings (same parent).  A device has few partitions
- * (libblkid lists only used entries), so pairs are cheap; containers and
- * what they contain are never siblings.
+ * Overlaps among siblings (same parent), reported on the later layer:
+ * sorted by start, each partition meets only those that start before
+ * its end (n log n, however many partitions a GPT holds); containers
+ * and what they contain are never siblings.
  */
 static void check_overlaps(struct ba_device *d)
 {
-	for (size_t i = 1; i < d->nlayers; i++) {
-		const struct blkalign_layer *y = &d->layers[i];
+	size_t *ix = malloc((d->nlayers ? d->nlayers : 1) * sizeof(*ix));
+	size_t n = 0;
 
-		for (size_t j = 1; j < i; j++) {
-			const struct blkalign_layer *x = &d->layers[j];
+	if (!ix)
+		return;
+	for (size_t i = 1; i < d->nlayers; i++)
+		if (d->layers[i].size)
+			ix[n++] = i;
+	ba_layers_by_parent_start(d->layers, ix, n);
+	for (size_t a = 0; a < n; a++) {
+		const struct blkalign_layer *x = &d->layers[ix[a]];
 
-			if (x->parent != y->parent || !x->size || !y->size)
-				continue;
-			if (x->start < y->start + y->size &&
-			    y->start < x->start + x->size)
-				overlap(d, (int)j, (int)i);
+		for (size_t b = a + 1; b < n; b++) {
+			const struct blkalign_layer *y = &d->layers[ix[b]];
+
+			if (y->parent != x->parent ||
+			    y->start >= x->start + x->size)
+				break;
+			if (ix[a] < ix[b])
+				overlap(d, (int)ix[a], (int)ix[b]);
+			else
+				overlap(d, (int)ix[b], (int)ix[a]);
 		}
 	}
+	free(ix);
 }
 
 static void check_inside_parent(struct ba_device *d, int i)
@@ -430,7 +625,11 @@ void ba_rules_run(struct ba_device *d)
 {
 	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
 
+	free(d->below_cache);
+	d->below_cache = mark_below_cache(d);
 	check_device(d);
+	if (d->nlayers)
+		check_disk_sectors(d);
 	for (size_t i = 0; i < d->nlayers; i++) {
 		struct blkalign_layer *l = &d->layers[i];
 
@@ -464,6 +663,8 @@ void ba_rules_run(struct ba_device *d)
 	}
 	check_overlaps(d);
 	ba_rules_stack_run(d);
+	free(d->below_cache);
+	d->below_cache = NULL;
 }
 
 const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)

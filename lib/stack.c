@@ -180,6 +180,11 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 
 	memset(&c, 0, sizeof(c));
 	rc = content_types[i].prober->probe(io, off, size, &c);
+	if (rc < 0 && c.note[0]) {
+		ba_device_problem(d, "'%s' holds %s, but %s", pname, type,
+				  c.note);
+		return 0;
+	}
 	if (rc < 0) {
 		ba_device_problem(d,
 				  "cannot parse the %s signature on '%s': %s",

@@ -19,7 +19,7 @@
 
 #define MBR_ENTRIES_OFF	0x1be
 #define MBR_SIG_OFF	0x1fe
-#define EBR_MAX		1024	/* far more logical partitions than any tool makes */
+#define EBR_MAX		1024	/* links read at most */
 
 struct dos_entry_disk {
 	uint8_t boot;		/* 0x00 */
@@ -76,7 +76,7 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 	uint32_t start[4], sectors[4];
 	uint8_t type[4];
 	uint64_t ext_start = 0, ext_end = 0, ebr, visited[64];
-	size_t seen = 0;
+	size_t seen = 0, empty = 0;
 	int rc, ext = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -85,8 +85,11 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 		return rc < 0 ? rc : 0;
 	out->has_signature = true;
 	for (int i = 0; i < 4; i++) {
-		if (type[i] && sectors[i])
+		if (type[i] && sectors[i]) {
 			out->nprimary++;
+			out->primary[i] = (struct ba_dos_part){
+				start[i], sectors[i], type[i]};
+		}
 		if (type[i] == 0xee)
 			out->protective = true;
 		if (is_extended(type[i]) && ext < 0)
@@ -101,15 +104,23 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 		uint64_t next;
 
 		/* A loop revisits an EBR: remember the recent ones, and
-		 * bound the walk for longer cycles. */
+		 * bound the walk for longer cycles (as the kernel does:
+		 * 100 links without a data partition). */
 		for (size_t k = 0; k < seen && k < 64; k++)
 			if (visited[k] == ebr) {
 				out->state = BA_EBR_LOOP;
 				out->bad_lba = ebr;
 				return 0;
 			}
-		if (out->nlogical >= EBR_MAX) {
+		if (++empty > BA_DOS_EMPTY_LINKS || seen >= EBR_MAX) {
 			out->state = BA_EBR_LOOP;
+			out->bad_lba = ebr;
+			return 0;
+		}
+		if (out->nlogical >= BA_DOS_LOGICAL_MAX) {
+			/* the kernel stops at 256 partitions: so does the
+			 * walk (libblkid would go on, for minutes) */
+			out->truncated = true;
 			out->bad_lba = ebr;
 			return 0;
 		}
@@ -130,8 +141,11 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 		}
 		if (out->nebr < BA_DOS_EBR_MAX)
 			out->ebr_lba[out->nebr++] = ebr;
-		if (type[0] && sectors[0])
-			out->nlogical++;
+		if (type[0] && sectors[0]) {
+			out->logical[out->nlogical++] = (struct ba_dos_part){
+				ebr + start[0], sectors[0], type[0]};
+			empty = 0;
+		}
 		if (!is_extended(type[1]))
 			return 0;
 		next = ext_start + start[1];

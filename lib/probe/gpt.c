@@ -50,6 +50,31 @@ static int bad(struct ba_gpt_header *h, const char *why)
 	return 0;
 }
 
+/* Used entries (type GUID not zero) outside the usable range. */
+static void find_outside(struct ba_gpt_header *h, const uint8_t *buf)
+{
+	static const uint8_t zero[16];
+
+	for (uint32_t i = 0; i < h->nentries; i++) {
+		const uint8_t *e = buf + (size_t)i * h->entry_size;
+		uint64_t first, last;
+
+		if (!memcmp(e, zero, sizeof(zero)))
+			continue;
+		memcpy(&first, e + 32, 8);
+		memcpy(&last, e + 40, 8);
+		first = le64toh(first);
+		last = le64toh(last);
+		if (first >= h->first_usable_lba &&
+		    last <= h->last_usable_lba && first <= last)
+			continue;
+		if (h->noutside < sizeof(h->outside) / sizeof(h->outside[0]))
+			h->outside[h->noutside] =
+				(struct ba_gpt_entry){i + 1, first, last};
+		h->noutside++;
+	}
+}
+
 static int check_entries(struct ba_io *io, uint32_t ss,
 			 struct ba_gpt_header *h, uint32_t want_crc)
 {
@@ -87,6 +112,8 @@ static int check_entries(struct ba_io *io, uint32_t ss,
 		bad(h, "entry array lies beyond the end of the device");
 	else if (ba_crc32(0, buf, bytes) != want_crc)
 		bad(h, "entry array checksum mismatch");
+	else
+		find_outside(h, buf);
 	free(buf);
 	return 0;
 }
@@ -143,9 +170,26 @@ static int read_header(struct ba_io *io, uint32_t ss, uint64_t lba,
 		return bad(h, "header does not point to its own location");
 	if (h->first_usable_lba > h->last_usable_lba)
 		return bad(h, "first usable LBA after last usable LBA");
+	{
+		/* the disk it was written for: its backup header is its
+		 * last LBA (the primary's alternate) */
+		uint64_t want = lba == 1 && h->alternate_lba > h->last_usable_lba
+					? h->alternate_lba + 1
+					: h->last_usable_lba + 1;
+
+		if (want <= UINT64_MAX / ss && want * ss > io->size)
+			h->short_by = want * ss - io->size;
+	}
 	if (h->last_usable_lba > last_lba)
 		return bad(h, "usable range runs past the end of the device "
 			      "(truncated image?)");
+	/* (a primary pointing at itself is read past: the backup is then
+	 * looked for at the last LBA) */
+	if (lba == 1 ? !h->alternate_lba : h->alternate_lba != 1)
+		return bad(h, lba == 1 ? "alternate LBA (the backup header) "
+					 "is 0"
+				       : "alternate LBA does not point to "
+					 "the primary header (LBA 1)");
 	if (h->entry_size < 128 || h->entry_size > GPT_MAX_ENTRY_SIZE ||
 	    h->entry_size % 8)
 		return bad(h, "entry size out of range");

@@ -100,8 +100,14 @@ static int luks1(const uint8_t *buf, uint64_t size, struct ba_content *c)
 	memcpy(&h, buf, sizeof(h));
 	payload = (uint64_t)be32toh(h.be_payload_offset) * SECTOR;
 	/* 0 is a detached header: the data is on another device. */
-	if (payload > size)
-		return -EINVAL;
+	if (payload > size) {
+		snprintf(c->note, sizeof(c->note),
+			 "its LUKS1 header says the payload starts at byte "
+			 "%llu, past its end (%llu bytes): a header cut short "
+			 "(a header backup or a truncated image)",
+			 (unsigned long long)payload, (unsigned long long)size);
+		return -ERANGE;
+	}
 	snprintf(c->version, sizeof(c->version), "1");
 	c->data_offset = payload;
 	c->data_size = size - payload;
@@ -253,8 +259,17 @@ static int luks2(struct ba_io *io, uint64_t off, uint64_t size,
 			if (rc < 0 && err == 1)
 				err = rc;
 		}
-		if (rc)
+		if (rc) {
+			if (err == -ERANGE)
+				snprintf(c->note, sizeof(c->note),
+					 "its LUKS2 header area runs past its "
+					 "end (%llu bytes): a header cut short "
+					 "(a header backup or a truncated "
+					 "image); the payload offset is in the "
+					 "part that is missing",
+					 (unsigned long long)size);
 			return err;
+		}
 	}
 
 	/* The data cannot overlap the two headers (0 = detached header). */
@@ -297,6 +312,8 @@ static int luks_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		rc = luks2(io, off, size, magic, &c);
 	if (rc == 0)
 		*out = c;
+	else
+		memcpy(out->note, c.note, sizeof(out->note));
 	return rc;
 }
 

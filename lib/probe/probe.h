@@ -57,6 +57,10 @@ struct ba_content {
 
 	/* ZFS */
 	uint32_t zfs_ashift;
+
+	/* why a structure that lies (-EINVAL/-ERANGE) cannot be used, in
+	 * words, with the numbers it does tell ("" when the errno says it) */
+	char note[200];
 };
 
 /*

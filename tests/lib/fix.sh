@@ -100,7 +100,9 @@ fix_content() {
 
 # fix_mkfs TYPE IMG START BYTES: put a new TYPE of BYTES at sector START
 # (512-byte) of IMG: ext4 (4 KiB blocks, with files), xfs (>= 32 MiB),
-# fat16, fat32, ntfs (hidden sectors = START, as an installer writes them),
+# fat16, fat32 (512-byte clusters), esp (FAT32 with mkfs.fat's own cluster
+# size and alignment, as installers make an ESP), ntfs (hidden sectors =
+# START, as an installer writes them),
 # rand (random bytes).  The filesystem is made in
 # a file and copied in, so no offset support is needed from mkfs.  A small
 # ext4 (8 MiB) has a 4 MiB journal: the files take BYTES/5.
@@ -123,6 +125,9 @@ fix_mkfs() {
 		truncate -s "$bytes" "$f"
 		mkfs.fat -F "${type#fat}" -s 1 -S 512 -h "$start" -i 1234abcd "$f" \
 			>"$TS_TMP/mkfs.out" 2>&1 ;;
+	esp)
+		truncate -s "$bytes" "$f"
+		mkfs.fat -F 32 -h "$start" -i 1234abcd "$f" >"$TS_TMP/mkfs.out" 2>&1 ;;
 	ntfs)
 		truncate -s "$bytes" "$f"
 		mkntfs -q -F -f -p "$start" -H 255 -S 63 -s 512 "$f" \
@@ -169,14 +174,14 @@ fix_fsck() {
 	case $type in
 	ext4) e2fsck -fn "$src" >"$out" 2>&1 ;;
 	xfs) if [ -b "$src" ]; then xfs_repair -n "$src"; else xfs_repair -n -f "$src"; fi >"$out" 2>&1 ;;
-	fat16 | fat32) fsck.fat -n "$src" >"$out" 2>&1 ;;
+	fat16 | fat32 | esp) fsck.fat -n "$src" >"$out" 2>&1 ;;
 	# ntfsfix -n also checks the backup boot sector against the primary
 	ntfs) ntfsfix -n "$src" >"$out" 2>&1 ;;
 	*) ts_fail "fix_fsck: unknown type $type"; return 1 ;;
 	esac
 	rc=$?
 	# fsck.fat -n exits 0 even when it lists differences it would fix
-	if [ $rc -eq 0 ] && [ "${type#fat}" != "$type" ] &&
+	if [ $rc -eq 0 ] && { [ "${type#fat}" != "$type" ] || [ "$type" = esp ]; } &&
 		grep -q -i -E 'differ|would|changes|not fix|error|corrupt' "$out"; then
 		rc=99
 	fi

@@ -107,6 +107,50 @@ struct one_row {
 
 static const struct one_row one_rows[] = {
 	{
+		/* seed 002's swap: sector 1, 14281784 sectors (a multiple
+		 * of 8: 1785223 pages, all used), the next partition at
+		 * 14282752, 512e.  The 1 MiB grain: 2048 + 14281784 =
+		 * 14283832 > 14282752, and below 1 only 0; the 4 KiB grid:
+		 * 1 -> 8, end 8 + 14281784 = 14281792 <= 14282752: moved
+		 * up to sector 8, the size kept (start-mib stays, info) */
+		"seed002-swap-4k-grid", G512E,
+		{ S(1), S(14281784), S(14281784), S(14282752), 0, S(1) },
+		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(8), S(14281784), true, 0,
+	},
+	{
+		/* md 1.0 / ZFS (metadata at the end): 63, 20001 sectors
+		 * (odd): the start moves to 1 MiB, the size stays 20001 */
+		"keep-size-moves-with-its-size", G512E,
+		{ S(63), S(20001), S(20001), FAR, 0, 0, 0, true },
+		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, S(20001), true, 0,
+	},
+	{
+		/* the same at 1 MiB: nothing can change: none (the size
+		 * stays, said so) */
+		"keep-size-start-aligned", G512E,
+		{ MIB, S(20001), S(20001), FAR, 0, 0, 0, true },
+		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, MIB, S(20001), false, 0,
+	},
+	{
+		/* LVM on the last partition of a 512n disk: 20001 sectors
+		 * (odd) up to the end; its I/O bypasses the partition's page
+		 * cache, so sizes need only be whole 512-byte sectors:
+		 * none */
+		"below-page-cache-odd-size-512n", G512N,
+		{ MIB, S(20001), S(20001), MIB + S(20001), 0, 0, 512 },
+		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, MIB, S(20001), false, 0,
+	},
+	{
+		/* the same holding nothing blkalign sizes: a page multiple
+		 * wanted, but it cannot shrink (all 20001 sectors kept)
+		 * nor grow (it ends at the limit): none, the size stays;
+		 * room 10240512 -> 2500 pages = 10240000 */
+		"size-cannot-change-none", G512N,
+		{ MIB, S(20001), S(20001), MIB + S(20001), 0, 0 },
+		BLKALIGN_PLAN_NONE, BA_WHY_NO_ROOM, MIB, S(20001), false,
+		10240000,
+	},
+	{
 		/* 512e, 2048 sectors at 2111 (off 4 KiB), used whole, the
 		 * next partition at its end 4159.  Right: new start 4096,
 		 * end 4159 -> grain 4096: nothing; 63 sectors -> 7 pages
@@ -120,20 +164,34 @@ static const struct one_row one_rows[] = {
 		true,
 	},
 	{
-		/* the same, the previous partition ending at 2100: 2048 is
-		 * below it: impossible; room from the right's new start
-		 * 4096: 63 sectors -> 7 pages = 28672 */
-		"left-blocked-by-previous", G512E,
+		/* the same, the previous partition ending at 2100: the
+		 * 1 MiB grain has no room (right: 4096 + 2048 > 4159; left:
+		 * 2048 is below 2100); the 4 KiB physical grid: right 2112
+		 * + 2048 = 4160 > 4159; left 2104 >= 2100: end 4159 -> 4152
+		 * on the grid, 2048 sectors = used: move down to 2104 (off
+		 * 1 MiB only: start-mib, information) */
+		"left-blocked-by-previous-4k-grid", G512E,
 		{ S(2111), S(2048), S(2048), S(4159), 0, S(2100) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
-		false, 28672,
+		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(2104), S(2048), false, 0,
+		true,
 	},
 	{
-		/* low 0: a logical partition never moves left */
+		/* the same with the previous partition ending at 2110: no
+		 * grid has room (4 KiB: left 2104 < 2110): impossible; the
+		 * most room is the 4 KiB grid's, from 2112: 2047 sectors ->
+		 * 255 pages = 1044480 */
+		"left-blocked-by-previous", G512E,
+		{ S(2111), S(2048), S(2048), S(4159), 0, S(2110) },
+		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
+		false, 1044480,
+	},
+	{
+		/* low 0: a logical partition never moves left; room as
+		 * above, 1044480 */
 		"left-never-logical", G512E,
 		{ S(2111), S(2048), S(2048), S(4159), 0, 0 },
 		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
-		false, 28672,
+		false, 1044480,
 	},
 	{
 		"aligned", G512E, { S(2048), S(2048), S(2048), FAR },
@@ -162,17 +220,28 @@ static const struct one_row one_rows[] = {
 		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, 1077248, false,
 	},
 	{
-		/* the next partition right behind it: limit 2111 sectors
-		 * = 1080832; room from 1 MiB: 32256 -> 7 pages = 28672 */
+		/* the next partition right behind it: limit 2111 sectors;
+		 * the most room is on the 4 KiB grid, from 64: 2047 sectors
+		 * -> 255 pages = 1044480 (from 1 MiB only 7 pages) */
 		"63-no-room", G512E, { S(63), S(2048), S(2048), S(2111) },
 		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(63), S(2048),
-		false, 28672,
+		false, 1044480,
 	},
 	{
-		/* 100 sectors at 63: 1 MiB is past its end (163 sectors) */
-		"start-past-limit", G512E, { S(63), S(100), S(100), S(163) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_START_PAST_LIMIT, S(63),
-		S(100),
+		/* 100 sectors at 63: 1 MiB is past its end (163 sectors);
+		 * from 64 on the 4 KiB grid 99 sectors -> 12 pages = 49152
+		 * bytes, < 100 sectors: no room */
+		"start-past-limit-on-the-grain", G512E,
+		{ S(63), S(100), S(100), S(163) },
+		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(63), S(100), false,
+		49152,
+	},
+	{
+		/* 1 sector at 63, the next partition at 64: every grid's
+		 * start (64 on 4 KiB, 2048) is at or past the limit */
+		"start-past-limit-every-grid", G512E,
+		{ S(63), S(1), S(1), S(64) },
+		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_START_PAST_LIMIT, S(63), S(1),
 	},
 	{
 		/* 1 MiB + 512 at 1 MiB, not sized: grow to a page multiple
@@ -322,12 +391,15 @@ static const struct plan_row plan_rows[] = {
 		2, S(12288), 3, BLKALIGN_PLAN_MOVE, S(10240), S(2048),
 	},
 	{
-		/* the next logical at 14335: one sector less: impossible */
-		"dos-logical-ebr-room-impossible", 4096, "dos", 64 * MIB,
+		/* the next logical at 14335: one sector less: the 1 MiB
+		 * grain has no room (10240 + 2048 > 12287); the 4 KiB grid
+		 * has: 10063 -> 10064, 2048 sectors not sized, end 12112
+		 * <= 12287 (start-mib stays, information) */
+		"dos-logical-ebr-room-4k-grid", 4096, "dos", 64 * MIB,
 		{ { 2, S(8192), S(50000), 0, true },
 		  { 5, S(10063), S(2048), 1, false, true },
 		  { 6, S(14335), S(1000), 1, false, true } },
-		2, S(12287), 3, BLKALIGN_PLAN_IMPOSSIBLE, S(10063), S(2048),
+		2, S(12287), 3, BLKALIGN_PLAN_MOVE, S(10064), S(2048),
 	},
 	{
 		/* the last logical: bounded by the extended end, 58192;
@@ -352,7 +424,7 @@ static const struct plan_row plan_rows[] = {
 	{
 		/* GPT, 64 MiB disk: last usable LBA 131038 (131072 - 34),
 		 * usable end 131039 sectors (blkalign_plan_new without a
-		 * readable table uses the disk size; ba_plan_limit is
+		 * readable table uses the disk size; ba_plan_rooms is
 		 * given 131039 here).  34 -> 2048; 129024 sectors not
 		 * sized: end 131072 > 131039, 2048 + 129024 = 131072
 		 * too: impossible */
@@ -405,13 +477,12 @@ static void test_limit(void **state)
 	struct blkalign_device d;
 	uint64_t usable = r->want_next < 0 && !strcmp(r->scheme, "gpt") ?
 				  S(131039) : r->disk_size;
-	uint64_t limit = 0;
-	int next;
+	struct ba_plan_room rooms[7];
 
 	build_device(r, &d, layers);
-	next = ba_plan_limit(&d, (size_t)r->layer, usable, &limit);
-	assert_int_equal(limit, r->want_limit);
-	assert_int_equal(next, r->want_next);
+	assert_int_equal(ba_plan_rooms(&d, 512, usable, rooms), 0);
+	assert_int_equal(rooms[r->layer].limit, r->want_limit);
+	assert_int_equal(rooms[r->layer].next, r->want_next);
 }
 
 static void test_plan(void **state)

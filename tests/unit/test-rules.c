@@ -13,9 +13,10 @@
  *
  * The start rules suggest the next start on the "grain", the lcm of 1 MiB
  * and the device's physical sector, minimum and optimal I/O size,
- * honouring the alignment offset; size-physical suggests the size that
- * ends on the previous physical sector boundary; soft-block-size suggests
- * the size rounded down to max(page, physical sector).
+ * honouring the alignment offset; size-physical and soft-block-size
+ * suggest one size: rounded down to lcm(page, physical sector) (up, for
+ * a disk or when that is 0), or, for size-physical on a start off the
+ * physical grid, the size it has when that is already such a multiple.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -78,6 +79,57 @@ struct rules_row {
 
 static const struct rules_row rules_rows[] = {
 	{
+		/* 63, 41929592 sectors (a multiple of 8: soft block 4096)
+		 * on 512e: the end is off only because the start is; the
+		 * size stays (41929585, ending on the grid, would bring
+		 * the 512-byte soft block back) */
+		.name = "size-physical-start-off-size-4k-multiple",
+		.t = T4K, .disk_size = S(41943040),
+		.p = { { 1, S(63), S(41929592), 0, .want_sbs = 4096,
+			 .want_ao = 512 } },
+		.f = {
+			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
+			{ "size-physical", 1, W, S(63 + 41929592), 4096, 3584,
+			  S(41929592) },
+		},
+	},
+	{
+		/* 63 on a RAID-6 of 4 data disks, 64 KiB chunks, 512e:
+		 * off the physical sector (32256 mod 4096 = 3584), the
+		 * chunk (32256 mod 65536) and the stripe (256 KiB): every
+		 * grid its own finding; the grain lcm(1 MiB, 4 KiB, 64 KiB,
+		 * 256 KiB) = 1 MiB */
+		.name = "start-off-every-grid-raid6",
+		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 262144 },
+		.disk_size = GIB,
+		.p = { { 1, S(63), S(2048), 0 } },
+		.f = {
+			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
+			{ "start-io-min", 1, W, 32256, 65536, 32256, MIB },
+			{ "start-io-opt", 1, W, 32256, 262144, 32256, MIB },
+			{ "size-physical", 1, W, S(63 + 2048), 4096, 3584, MIB },
+		},
+	},
+	{
+		/* seed 003, gpart -b 34 on a disk reporting 512-byte
+		 * sectors: 17408 = 4 KiB + 1 KiB: start-4k (information)
+		 * and start-mib */
+		.name = "seed003-b34-512n",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(34), S(2048), 0 } },
+		.f = {
+			{ "start-4k", 1, I, 17408, 4096, 1024, 0 },
+			{ "start-mib", 1, I, 17408, MIB, 17408, MIB },
+		},
+	},
+	{
+		/* gpart -b 1024: 524288, on the 4 KiB grid: start-mib only */
+		.name = "seed003-b1024-512n",
+		.t = T512, .disk_size = GIB,
+		.p = { { 1, S(1024), S(2048), 0 } },
+		.f = { { "start-mib", 1, I, 524288, MIB, 524288, MIB } },
+	},
+	{
 		.name = "ao3584-whole-disk-no-partitions",
 		.t = T4KAO, .disk_size = GIB,
 		.p = { { 0 } },
@@ -98,8 +150,10 @@ static const struct rules_row rules_rows[] = {
 		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 512 } },
 		.f = {
 			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
-			{ "size-physical", 1, W, 1080832, 4096, 3584,
-			  MIB - 3584 },
+			/* the end is off because the start is: once the start
+			 * moves to the grid, the size it has (2048 sectors, a
+			 * multiple of 4 KiB) ends on it: it stays */
+			{ "size-physical", 1, W, 1080832, 4096, 3584, MIB },
 		},
 	},
 	{
@@ -115,22 +169,26 @@ static const struct rules_row rules_rows[] = {
 	},
 	{
 		/* ao 3584: (1 MiB - 3584) mod 4096 = 512; the end 2 MiB is
-		 * 512 off too: shrink by 512. */
+		 * 512 off too, because the start is: the size (1 MiB, a
+		 * multiple of 4 KiB) stays once the start moves. */
 		.name = "ao3584-2048-start-physical",
 		.t = T4KAO, .disk_size = GIB,
 		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
 			 .want_ao = 3584 } },
 		.f = {
 			{ "start-physical", 1, E, MIB, 4096, 512, 1052160 },
-			{ "size-physical", 1, W, 2 * MIB, 4096, 512, MIB - 512 },
+			{ "size-physical", 1, W, 2 * MIB, 4096, 512, MIB },
 		},
 	},
 	{
-		/* 512n: 63 is on the 512 grid; 32256 mod 1 MiB = 32256. */
+		/* 512n: 63 is on the 512 grid; 32256 mod 1 MiB = 32256;
+		 * a disk reporting 512-byte sectors may hide 4 KiB ones:
+		 * 32256 mod 4096 = 3584 (start-4k, information). */
 		.name = "start-mib-info-only-512n",
 		.t = T512, .disk_size = GIB,
 		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "start-mib", 1, I, 32256, MIB, 32256, MIB } },
+		.f = { { "start-4k", 1, I, 32256, 4096, 3584, 0 },
+		       { "start-mib", 1, I, 32256, MIB, 32256, MIB } },
 	},
 	{
 		/* 4Kn, start LBA 6 = 24576 bytes: on the 4096 grid, not on
@@ -222,8 +280,11 @@ static const struct rules_row rules_rows[] = {
 		.f = {
 			{ "start-physical", 1, E, S(14281785), 4096, 512,
 			  S(14282752) },
+			/* one size for both: the largest multiple of 4 KiB
+			 * below, 27647864 sectors (once the start moves, it
+			 * ends on the grid too) */
 			{ "size-physical", 1, W, S(41929650), 4096, 1024,
-			  S(27647865) - 1024 },
+			  S(27647864) },
 			{ "soft-block-size", 1, W, S(27647865), 4096, 512,
 			  S(27647864), 512, 65536, 524288 },
 		},
@@ -278,15 +339,18 @@ static const struct rules_row rules_rows[] = {
 		.name = "soft-block-4kn-page64k-3-blocks",
 		.t = { .lss = 4096, .page = 65536 }, .disk_size = GIB,
 		.p = { { 1, MIB, 3 * 4096, 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "soft-block-size", 1, W, 12288, 65536, 12288, 0,
+		/* smaller than one 64 KiB page: the smallest size that
+		 * fixes it is one page */
+		.f = { { "soft-block-size", 1, W, 12288, 65536, 12288, 65536,
 			 4096, 524288, 1310720 } },
 	},
 	{
-		/* the disk itself: 1 GiB + 512. */
+		/* the disk itself: 1 GiB + 512; an image grows (truncate),
+		 * to the next multiple of 4 KiB, 1 GiB + 4096. */
 		.name = "soft-block-disk-layer",
 		.t = T512, .disk_size = GIB + 512,
-		.f = { { "soft-block-size", 0, W, GIB + 512, 4096, 512, GIB,
-			 512, 65536, 524288 } },
+		.f = { { "soft-block-size", 0, W, GIB + 512, 4096, 512,
+			 GIB + 4096, 512, 65536, 524288 } },
 		.want_disk_sbs = 512,
 	},
 	{
@@ -389,8 +453,9 @@ static const struct rules_row rules_rows[] = {
 		.p = { { 1, S(2049), S(1), 0, .want_sbs = 512, .want_ao = 3584 } },
 		.f = {
 			{ "start-physical", 1, E, S(2049), 4096, 512, 2 * MIB },
-			{ "size-physical", 1, W, S(2050), 4096, 1024, 0 },
-			{ "soft-block-size", 1, W, 512, 4096, 512, 0, 512,
+			/* nothing below one page: 4096 (grow) */
+			{ "size-physical", 1, W, S(2050), 4096, 1024, 4096 },
+			{ "soft-block-size", 1, W, 512, 4096, 512, 4096, 512,
 			  65536, 524288 },
 		},
 	},
