@@ -6,7 +6,9 @@
  */
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -89,26 +91,64 @@ static void print_topology(const struct blkalign_device *d, FILE *out)
 }
 
 /* The codes of the findings on layer @i, or "ok". */
-static void verdict(const struct blkalign_device *d, size_t i, char *buf,
-		    size_t len)
+/*
+ * The layer tree and each layer's findings as linked lists, made once:
+ * walking every layer and finding for each layer is quadratic, and a
+ * table may have thousands of partitions.
+ */
+#define NONE SIZE_MAX
+struct tree {
+	const struct blkalign_device *d;
+	size_t *child, *sibling; /* first child, next sibling */
+	size_t *finding, *next;	 /* first finding of a layer, next one */
+};
+
+static bool tree_make(struct tree *t, const struct blkalign_device *d)
+{
+	size_t nl = d->nlayers, nf = d->nfindings;
+	size_t *v = malloc((3 * nl + nf) * sizeof(*v));
+
+	if (!v)
+		return false;
+	*t = (struct tree){d, v, v + nl, v + 2 * nl, v + 3 * nl};
+	for (size_t k = 0; k < nl; k++)
+		t->child[k] = t->finding[k] = NONE;
+	/* backwards, so that each list is in index order */
+	for (size_t k = nl; k-- > 0;) {
+		int p = d->layers[k].parent;
+
+		if (p >= 0 && (size_t)p < nl && (size_t)p != k) {
+			t->sibling[k] = t->child[p];
+			t->child[p] = k;
+		}
+	}
+	for (size_t k = nf; k-- > 0;) {
+		int l = d->findings[k].layer;
+
+		if (l >= 0 && (size_t)l < nl) {
+			t->next[k] = t->finding[l];
+			t->finding[l] = k;
+		}
+	}
+	return true;
+}
+
+static void verdict(const struct tree *t, size_t i, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t k = 0; k < d->nfindings; k++) {
-		int n;
+	for (size_t k = t->finding[i]; k != NONE; k = t->next[k]) {
+		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+				 t->d->findings[k].code);
 
-		if ((size_t)d->findings[k].layer != i)
-			continue;
-		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-			     d->findings[k].code);
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;
 	}
 	if (!used)
-		snprintf(buf, len, "%s", d->layers[i].extended ? "container" :
-								 "ok");
+		snprintf(buf, len, "%s",
+			 t->d->layers[i].extended ? "container" : "ok");
 }
 
 /* What a stack layer is, in a few words: "md 1.2 raid5, chunk 128K". */
@@ -159,17 +199,17 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 	}
 }
 
-static void print_layer(const struct blkalign_device *d, size_t i,
-			const char *prefix, bool last, FILE *out)
+static void print_layer(const struct tree *t, size_t i, const char *prefix,
+			bool last, FILE *out)
 {
+	const struct blkalign_device *d = t->d;
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
 	uint64_t sectors = l->size / lss;
 	char size[16], v[256], name[64], sbs[16], ao[24], more[96], sub[32];
-	size_t n = 0, k;
 
 	human_size(l->size, size, sizeof(size));
-	verdict(d, i, v, sizeof(v));
+	verdict(t, i, v, sizeof(v));
 	snprintf(name, sizeof(name), "%s%s%s", prefix,
 		 i == 0 ? "" : last ? "`-" : "|-", l->name);
 	if (l->kind <= BLKALIGN_LAYER_BSD) {
@@ -189,25 +229,26 @@ static void print_layer(const struct blkalign_device *d, size_t i,
 		fprintf(out, "  %-22s %s\n", "", more);
 
 	/* Children, in order; the prefix grows like lsblk's tree. */
-	for (k = 0; k < d->nlayers; k++)
-		if (d->layers[k].parent == (int)i)
-			n++;
 	snprintf(sub, sizeof(sub), "%s%s", prefix,
 		 i == 0 ? "" : last ? "  " : "| ");
-	for (k = 0; k < d->nlayers && n; k++) {
-		if (d->layers[k].parent != (int)i)
-			continue;
-		n--;
-		print_layer(d, k, sub, n == 0, out);
-	}
+	for (size_t k = t->child[i]; k != NONE; k = t->sibling[k])
+		print_layer(t, k, sub, t->sibling[k] == NONE, out);
 }
 
 static void print_layers(const struct blkalign_device *d, FILE *out)
 {
+	struct tree t;
+
 	fprintf(out, "  %-22s %-10s %12s %12s %7s %7s %6s  %s\n", "NAME",
 		"KIND", "START", "END", "SIZE", "SOFT-BS", "ALIGN", "VERDICT");
-	if (d->nlayers)
-		print_layer(d, 0, "", true, out);
+	if (!d->nlayers)
+		return;
+	if (!tree_make(&t, d)) {
+		fprintf(out, "  (no memory to print the layers)\n");
+		return;
+	}
+	print_layer(&t, 0, "", true, out);
+	free(t.child);
 }
 
 static void print_findings(const struct blkalign_device *d, FILE *out,

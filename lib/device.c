@@ -125,10 +125,10 @@ void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 	d->problems[d->nproblems++] = s;
 }
 
-static int finding_cmp(const void *a, const void *b)
+/* Worst first, then by layer. */
+static int finding_order(const struct blkalign_finding *x,
+			 const struct blkalign_finding *y)
 {
-	const struct blkalign_finding *x = a, *y = b;
-
 	if (x->severity != y->severity)
 		return x->severity > y->severity ? -1 : 1;
 	if (x->layer != y->layer)
@@ -136,22 +136,50 @@ static int finding_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* finding_order, then the rules' order (the index) */
+static int by_order_index(const void *a, const void *b, void *findings)
+{
+	const struct blkalign_finding *f = findings;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = finding_order(&f[i], &f[j]);
+
+	return c ? c : i < j ? -1 : i > j;
+}
+
 /*
  * Sort findings worst first, then by layer, keeping the rules' order
- * otherwise (insertion sort: stable, and a device has few findings).
+ * otherwise: a sort of their indices (n log n: a table of thousands of
+ * partitions has thousands of findings), then one permutation.
  */
 void ba_device_publish(struct ba_device *d)
 {
-	for (size_t i = 1; i < d->nfindings; i++) {
-		struct blkalign_finding f = d->findings[i];
-		size_t j = i;
+	size_t n = d->nfindings, *ix = n > 1 ? malloc(n * sizeof(*ix)) : NULL;
+	struct blkalign_finding *sorted =
+		ix ? malloc(n * sizeof(*sorted)) : NULL;
 
-		while (j > 0 && finding_cmp(&d->findings[j - 1], &f) > 0) {
-			d->findings[j] = d->findings[j - 1];
-			j--;
+	if (sorted) {
+		for (size_t i = 0; i < n; i++)
+			ix[i] = i;
+		qsort_r(ix, n, sizeof(*ix), by_order_index, d->findings);
+		for (size_t i = 0; i < n; i++)
+			sorted[i] = d->findings[ix[i]];
+		memcpy(d->findings, sorted, n * sizeof(*sorted));
+	} else {
+		/* no memory for the indices: insertion sort, stable */
+		for (size_t i = 1; i < n; i++) {
+			struct blkalign_finding f = d->findings[i];
+			size_t j = i;
+
+			while (j > 0 &&
+			       finding_order(&d->findings[j - 1], &f) > 0) {
+				d->findings[j] = d->findings[j - 1];
+				j--;
+			}
+			d->findings[j] = f;
 		}
-		d->findings[j] = f;
 	}
+	free(sorted);
+	free(ix);
 	d->pub.layers = d->layers;
 	d->pub.nlayers = d->nlayers;
 	d->pub.findings = d->findings;
@@ -185,8 +213,8 @@ static int by_parent_start(const void *a, const void *b, void *layers)
  * ba_layers_by_parent_start: sort the layer indices @ix[0..n) by parent,
  * then start, then index: siblings side by side, in order.
  */
-void ba_layers_by_parent_start(const struct blkalign_layer *layers,
-			       size_t *ix, size_t n)
+void ba_layers_by_parent_start(const struct blkalign_layer *layers, size_t *ix,
+			       size_t n)
 {
 	qsort_r(ix, n, sizeof(*ix), by_parent_start, (void *)layers);
 }
