@@ -619,9 +619,9 @@ int cmd_fix(int argc, char **argv)
 		for (size_t i = 0; i < nout; i++)
 			print_text(&out[i]);
 		if (!yes && !resume && !rollback && (status & 1))
-			printf("dry run: nothing written; 'blkalign fix --yes "
-			       "%s' does it (journal: %s)\n",
-			       target, fo.journal);
+			printf("dry run: nothing written; the same command "
+			       "with --yes does it (journal: %s)\n",
+			       fo.journal);
 		if (!nout && !(status & BLKALIGN_STATUS_FAILED))
 			printf("nothing to do\n");
 	}
