@@ -42,12 +42,15 @@ enum {
 };
 
 #define CLI_TOPO_LONGOPTS                                                  \
-	{ "logical-sector-size", required_argument, NULL, 'b' },          \
-	{ "physical-sector-size", required_argument, NULL, CLI_OPT_PSS }, \
-	{ "min-io", required_argument, NULL, CLI_OPT_MIN_IO },            \
-	{ "opt-io", required_argument, NULL, CLI_OPT_OPT_IO },            \
-	{ "alignment-offset", required_argument, NULL, CLI_OPT_AO },      \
-	{ "page-size", required_argument, NULL, CLI_OPT_PAGE }
+	{"logical-sector-size", required_argument, NULL, 'b'},             \
+		{"physical-sector-size", required_argument, NULL,          \
+		 CLI_OPT_PSS},                                             \
+		{"min-io", required_argument, NULL, CLI_OPT_MIN_IO},       \
+		{"opt-io", required_argument, NULL, CLI_OPT_OPT_IO},       \
+		{"alignment-offset", required_argument, NULL, CLI_OPT_AO}, \
+	{                                                                  \
+		"page-size", required_argument, NULL, CLI_OPT_PAGE         \
+	}
 
 struct cli_topo {
 	struct blkalign_image_geometry geom;
@@ -59,18 +62,16 @@ int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 
 /* plan and fix: one disk audited and planned (plan-audit.c). */
-struct blkalign_plan *cli_audit_plan(const struct cli_topo *topo,
-				     const char *sysroot, const char *path,
-				     const char *cmd, struct blkalign_ctx **ctxp,
-				     struct blkalign_report **repp,
-				     unsigned int *status);
+struct blkalign_plan *
+cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
+	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,
+	       struct blkalign_report **repp, unsigned int *status);
 
 /* bench's pictures and latencies (bench-svg.c). */
 void cli_bench_latency(uint64_t ns, char *buf, size_t len);
 int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out);
 int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out);
 
-void print_report_text(const struct blkalign_report *r, FILE *out,
-		       bool color);
+void print_report_text(const struct blkalign_report *r, FILE *out, bool color);
 
 #endif /* BLKALIGN_CLI_H */

@@ -59,15 +59,15 @@ static void list_codes(void)
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{"json", no_argument, NULL, 'J'},
+		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		CLI_TOPO_LONGOPTS,
-		{ "color", optional_argument, NULL, OPT_COLOR },
-		{ "list-codes", no_argument, NULL, OPT_LIST_CODES },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"color", optional_argument, NULL, OPT_COLOR},
+		{"list-codes", no_argument, NULL, OPT_LIST_CODES},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
-	struct cli_topo topo = { 0 };
+	struct cli_topo topo = {0};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	const char *sysroot = NULL, *color = "auto";
@@ -102,8 +102,9 @@ int cmd_check(int argc, char **argv)
 			if (rc > 0)
 				break;
 			if (rc == 0)
-				fprintf(stderr, "Try '" PROGRAM " check --help' "
-						"for more information.\n");
+				fprintf(stderr,
+					"Try '" PROGRAM " check --help' "
+					"for more information.\n");
 			return BLKALIGN_STATUS_USAGE;
 		}
 	}

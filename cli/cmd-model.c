@@ -89,11 +89,11 @@ static void usage(FILE *out)
 struct opts {
 	bool json;
 	const char *sysroot;
-	struct cli_topo topo;			/* check's image options */
-	struct blkalign_model_geometry over;	/* 0: not given */
+	struct cli_topo topo;		     /* check's image options */
+	struct blkalign_model_geometry over; /* 0: not given */
 	bool virt_set;
 	const char *workloads;
-	int rw, pattern, path;			/* -1: not given */
+	int rw, pattern, path; /* -1: not given */
 	uint64_t bs, total;
 	enum blkalign_kernel kernel;
 	int64_t partition;
@@ -140,8 +140,8 @@ static int u32_arg(const char *name, const char *arg, uint32_t *out)
 	return 0;
 }
 
-static int pick(const char *name, const char *arg, const char *a,
-		const char *b, int *out)
+static int pick(const char *name, const char *arg, const char *a, const char *b,
+		int *out)
 {
 	if (!strcmp(arg, a))
 		*out = 0;
@@ -160,9 +160,9 @@ static void apply_overrides(const struct opts *o,
 {
 	const struct blkalign_model_geometry *v = &o->over;
 
-#define OVER(f) \
+#define OVER(f)   \
 	if (v->f) \
-		g->f = v->f
+	g->f = v->f
 	OVER(logical_sector_size);
 	OVER(physical_sector_size);
 	OVER(minimum_io_size);
@@ -195,8 +195,8 @@ static int one_workload(const struct opts *o, const char *name, bool custom,
 	if (o->rw >= 0)
 		w->dir = o->rw ? BLKALIGN_IO_WRITE : BLKALIGN_IO_READ;
 	if (o->pattern >= 0)
-		w->pattern = o->pattern ? BLKALIGN_IO_RANDOM :
-					  BLKALIGN_IO_SEQUENTIAL;
+		w->pattern = o->pattern ? BLKALIGN_IO_RANDOM
+					: BLKALIGN_IO_SEQUENTIAL;
 	if (o->path >= 0)
 		w->path = o->path ? BLKALIGN_IO_DIRECT : BLKALIGN_IO_BUFFERED;
 	if (o->bs)
@@ -214,9 +214,10 @@ static int one_workload(const struct opts *o, const char *name, bool custom,
 static int workloads(const struct opts *o, struct blkalign_workload **out,
 		     size_t *n)
 {
-	static const char *const defaults[] = { "seq-write-buffered",
-		"seq-write-direct", "seq-read", "rand-write-4k", NULL };
-	static const char *const custom_base[] = { "seq-write-buffered", NULL };
+	static const char *const defaults[] = {"seq-write-buffered",
+					       "seq-write-direct", "seq-read",
+					       "rand-write-4k", NULL};
+	static const char *const custom_base[] = {"seq-write-buffered", NULL};
 	bool custom = o->rw >= 0 || o->bs || o->pattern >= 0 || o->path >= 0;
 	const char *const *names = custom ? custom_base : defaults;
 	struct blkalign_workload *w;
@@ -307,8 +308,8 @@ static void print_row(const char *label, const char *layout,
 	hsize(c->request_max, mx, sizeof(mx));
 	hsize(c->requests ? c->request_bytes / c->requests : 0, avg,
 	      sizeof(avg));
-	fprintf(out, "  %-20s %-8s %10" PRIu64 " %7s %7s %12" PRIu64
-		" %8" PRIu64,
+	fprintf(out,
+		"  %-20s %-8s %10" PRIu64 " %7s %7s %12" PRIu64 " %8" PRIu64,
 		label, layout, c->requests, mx, avg, c->physical_sectors,
 		c->rmw);
 	if (raid)
@@ -319,20 +320,21 @@ static void print_row(const char *label, const char *layout,
 	fputc('\n', out);
 }
 
-static void print_layer_head(const char *name,
-			     const struct blkalign_model *m,
-			     const struct blkalign_model_geometry *g,
-			     FILE *out)
+static void print_layer_head(const char *name, const struct blkalign_model *m,
+			     const struct blkalign_model_geometry *g, FILE *out)
 {
-	fprintf(out, "%s: start %" PRIu64 " (sector %" PRIu64 "), size %" PRIu64
+	fprintf(out,
+		"%s: start %" PRIu64 " (sector %" PRIu64 "), size %" PRIu64
 		", soft block %u\n",
 		name, m->actual.start, m->actual.start / 512, m->actual.size,
 		m->cost.soft_block_size);
-	fprintf(out, "  aligned: start %" PRIu64 " (sector %" PRIu64
+	fprintf(out,
+		"  aligned: start %" PRIu64 " (sector %" PRIu64
 		"), size %" PRIu64 ", soft block %u\n",
 		m->aligned.start, m->aligned.start / 512, m->aligned.size,
 		m->cost_aligned.soft_block_size);
-	fprintf(out, "  kernel %s; logical %u, physical %u, alignment offset "
+	fprintf(out,
+		"  kernel %s; logical %u, physical %u, alignment offset "
 		"%u; %u segments of %u, %u KiB per request, virt boundary "
 		"%#" PRIx64 ", page %u, readahead %u KiB",
 		blkalign_kernel_name(m->kernel), g->logical_sector_size,
@@ -399,7 +401,8 @@ static int pick_layers(const struct opts *o, const struct blkalign_device *d,
 		const struct blkalign_layer *l = &d->layers[i];
 
 		if ((l->kind != BLKALIGN_LAYER_PARTITION &&
-		     l->kind != BLKALIGN_LAYER_BSD) || l->extended || !l->size)
+		     l->kind != BLKALIGN_LAYER_BSD) ||
+		    l->extended || !l->size)
 			continue;
 		if (o->partition && l->number != o->partition)
 			continue;
@@ -425,29 +428,29 @@ static int pick_layers(const struct opts *o, const struct blkalign_device *d,
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{"json", no_argument, NULL, 'J'},
+		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		CLI_TOPO_LONGOPTS,
-		{ "max-segments", required_argument, NULL, OPT_MAX_SEGS },
-		{ "max-sectors-kb", required_argument, NULL, OPT_MAX_KB },
-		{ "max-segment-size", required_argument, NULL, OPT_MAX_SEG_SIZE },
-		{ "virt-boundary-mask", required_argument, NULL, OPT_VIRT },
-		{ "read-ahead-kb", required_argument, NULL, OPT_RA },
-		{ "workload", required_argument, NULL, OPT_WORKLOAD },
-		{ "rw", required_argument, NULL, OPT_RW },
-		{ "bs", required_argument, NULL, OPT_BS },
-		{ "pattern", required_argument, NULL, OPT_PATTERN },
-		{ "path", required_argument, NULL, OPT_PATH },
-		{ "total", required_argument, NULL, OPT_TOTAL },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "partition", required_argument, NULL, OPT_PARTITION },
-		{ "start", required_argument, NULL, OPT_START },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "raid-level", required_argument, NULL, OPT_RAID_LEVEL },
-		{ "raid-disks", required_argument, NULL, OPT_RAID_DISKS },
-		{ "chunk", required_argument, NULL, OPT_CHUNK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"max-segments", required_argument, NULL, OPT_MAX_SEGS},
+		{"max-sectors-kb", required_argument, NULL, OPT_MAX_KB},
+		{"max-segment-size", required_argument, NULL, OPT_MAX_SEG_SIZE},
+		{"virt-boundary-mask", required_argument, NULL, OPT_VIRT},
+		{"read-ahead-kb", required_argument, NULL, OPT_RA},
+		{"workload", required_argument, NULL, OPT_WORKLOAD},
+		{"rw", required_argument, NULL, OPT_RW},
+		{"bs", required_argument, NULL, OPT_BS},
+		{"pattern", required_argument, NULL, OPT_PATTERN},
+		{"path", required_argument, NULL, OPT_PATH},
+		{"total", required_argument, NULL, OPT_TOTAL},
+		{"kernel", required_argument, NULL, OPT_KERNEL},
+		{"partition", required_argument, NULL, OPT_PARTITION},
+		{"start", required_argument, NULL, OPT_START},
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"raid-level", required_argument, NULL, OPT_RAID_LEVEL},
+		{"raid-disks", required_argument, NULL, OPT_RAID_DISKS},
+		{"chunk", required_argument, NULL, OPT_CHUNK},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct blkalign_model_geometry *v = &o->over;
 	uint64_t u;
@@ -467,7 +470,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			rc = u32_arg("max segments", optarg, &v->max_segments);
 			break;
 		case OPT_MAX_KB:
-			rc = u32_arg("max sectors kb", optarg, &v->max_sectors_kb);
+			rc = u32_arg("max sectors kb", optarg,
+				     &v->max_sectors_kb);
 			break;
 		case OPT_MAX_SEG_SIZE:
 			rc = u32_arg("max segment size", optarg,
@@ -489,7 +493,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case OPT_RA:
-			rc = u32_arg("read ahead kb", optarg, &v->read_ahead_kb);
+			rc = u32_arg("read ahead kb", optarg,
+				     &v->read_ahead_kb);
 			break;
 		case OPT_WORKLOAD:
 			o->workloads = optarg;
@@ -505,10 +510,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case OPT_PATTERN:
-			rc = pick("pattern", optarg, "seq", "rand", &o->pattern);
+			rc = pick("pattern", optarg, "seq", "rand",
+				  &o->pattern);
 			break;
 		case OPT_PATH:
-			rc = pick("path", optarg, "buffered", "direct", &o->path);
+			rc = pick("path", optarg, "buffered", "direct",
+				  &o->path);
 			break;
 		case OPT_TOTAL:
 			rc = size_arg("total", optarg, &o->total);
@@ -516,13 +523,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_KERNEL:
 			if (blkalign_kernel_parse(optarg, &o->kernel)) {
 				cli_warnx("invalid kernel '%s': 'current' or "
-					  "'pre-4.11'", optarg);
+					  "'pre-4.11'",
+					  optarg);
 				return -EINVAL;
 			}
 			break;
 		case OPT_PARTITION:
 			if (cli_parse_int(optarg, 1, 1 << 20, &o->partition)) {
-				cli_warnx("invalid partition number '%s'", optarg);
+				cli_warnx("invalid partition number '%s'",
+					  optarg);
 				return -EINVAL;
 			}
 			break;
@@ -560,8 +569,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				break;
 			}
 			if (rc == 0)
-				fprintf(stderr, "Try '" PROGRAM " model --help' "
-						"for more information.\n");
+				fprintf(stderr,
+					"Try '" PROGRAM " model --help' "
+					"for more information.\n");
 			return -EINVAL;
 		}
 		if (rc)
@@ -578,14 +588,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 int cmd_model(int argc, char **argv)
 {
-	struct opts o = { .rw = -1, .pattern = -1, .path = -1,
-			  .raid_level = -1 };
-	struct blkalign_model_geometry g = { 0 };
+	struct opts o = {.rw = -1, .pattern = -1, .path = -1, .raid_level = -1};
+	struct blkalign_model_geometry g = {0};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	struct blkalign_workload *w = NULL;
 	struct blkalign_model *models = NULL;
-	struct target_layers t = { 0 };
+	struct target_layers t = {0};
 	const char **names = NULL;
 	const char *target = NULL;
 	size_t nw = 0, nm = 0;
@@ -615,8 +624,8 @@ int cmd_model(int argc, char **argv)
 	}
 	rc = workloads(&o, &w, &nw);
 	if (rc)
-		return rc == -ENOMEM ? BLKALIGN_STATUS_FAILED :
-				       BLKALIGN_STATUS_USAGE;
+		return rc == -ENOMEM ? BLKALIGN_STATUS_FAILED
+				     : BLKALIGN_STATUS_USAGE;
 
 	if (target) {
 		const struct blkalign_device *d;
@@ -644,7 +653,8 @@ int cmd_model(int argc, char **argv)
 		if (rc || !blkalign_report_ndevices(report)) {
 			if (rc == -ENOTBLK)
 				cli_warnx("'%s' is neither an image file nor a "
-					  "block device", target);
+					  "block device",
+					  target);
 			else
 				cli_warnx("cannot open '%s': %s", target,
 					  strerror(rc ? -rc : ENOENT));
@@ -664,8 +674,10 @@ int cmd_model(int argc, char **argv)
 			}
 			blkalign_model_layer_from_device(d, 0, &t.l[0]);
 			t.l[0].start = o.start;
-			t.l[0].size = o.size_set ? o.size :
-				      (d->size > o.start ? d->size - o.start : 0);
+			t.l[0].size = o.size_set ? o.size
+						 : (d->size > o.start
+							    ? d->size - o.start
+							    : 0);
 			t.names[0] = "layer";
 			t.n = 1;
 		} else if (pick_layers(&o, d, &t)) {
@@ -708,8 +720,8 @@ int cmd_model(int argc, char **argv)
 				cli_warnx("cannot model '%s' on '%s': %s",
 					  w[k].name, t.names[i],
 					  rc == -EINVAL ? "impossible geometry "
-							  "or workload" :
-							  strerror(-rc));
+							  "or workload"
+							: strerror(-rc));
 				status |= BLKALIGN_STATUS_FAILED;
 				continue;
 			}

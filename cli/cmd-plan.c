@@ -14,7 +14,7 @@
 
 #include "cli.h"
 
-#define DEFAULT_THROUGHPUT (100ULL * 1024 * 1024)	/* bytes/s, assumed */
+#define DEFAULT_THROUGHPUT (100ULL * 1024 * 1024) /* bytes/s, assumed */
 
 enum {
 	OPT_SFDISK = 256,
@@ -101,7 +101,8 @@ static void print_part(FILE *out, const struct blkalign_plan_part *pp,
 		fprintf(out,
 			"  copy: %" PRIu64 " bytes, about %.1f s at %" PRIu64
 			" MiB/s (assumed throughput)\n",
-			pp->bytes_to_copy, (double)pp->bytes_to_copy / (double)tput,
+			pp->bytes_to_copy,
+			(double)pp->bytes_to_copy / (double)tput,
 			tput / (1024 * 1024));
 	for (size_t c = 0; c < pp->ncommands; c++)
 		fprintf(out, "  instead: %s\n", pp->commands[c]);
@@ -150,15 +151,15 @@ static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
 int cmd_plan(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "sfdisk", no_argument, NULL, OPT_SFDISK },
-		{ "partition", required_argument, NULL, OPT_PARTITION },
-		{ "throughput", required_argument, NULL, OPT_THROUGHPUT },
+		{"json", no_argument, NULL, 'J'},
+		{"sfdisk", no_argument, NULL, OPT_SFDISK},
+		{"partition", required_argument, NULL, OPT_PARTITION},
+		{"throughput", required_argument, NULL, OPT_THROUGHPUT},
 		CLI_TOPO_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
-	struct cli_topo topo = { 0 };
+	struct cli_topo topo = {0};
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
@@ -209,15 +210,15 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 	if (optind + 1 != argc) {
-		cli_warnx(optind >= argc ? "no target given" :
-					   "plan takes one target");
+		cli_warnx(optind >= argc ? "no target given"
+					 : "plan takes one target");
 		fprintf(stderr, "Try '" PROGRAM " plan --help' for more "
 				"information.\n");
 		return BLKALIGN_STATUS_USAGE;
 	}
 
-	plan = cli_audit_plan(&topo, NULL, argv[optind], "plan", &ctx,
-			      &report, &status);
+	plan = cli_audit_plan(&topo, NULL, argv[optind], "plan", &ctx, &report,
+			      &status);
 	if (!plan)
 		goto out;
 	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);

@@ -55,7 +55,7 @@ static void usage(FILE *out)
 }
 
 static volatile sig_atomic_t got_signal;
-static int wake_pipe[2] = { -1, -1 };
+static int wake_pipe[2] = {-1, -1};
 
 static void on_signal(int sig)
 {
@@ -71,7 +71,7 @@ static void on_signal(int sig)
 
 static void set_signals(void (*fn)(int))
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -122,7 +122,8 @@ static void print_dir(const char *name, const struct blkalign_trace_dir *d,
 	hlat(d->lat_p90_ns, l90, sizeof(l90));
 	hlat(d->lat_p99_ns, l99, sizeof(l99));
 	hlat(d->lat_max_ns, lmax, sizeof(lmax));
-	fprintf(out, "  %-9s %9" PRIu64 " %13" PRIu64 " %7s %7s %8" PRIu64
+	fprintf(out,
+		"  %-9s %9" PRIu64 " %13" PRIu64 " %7s %7s %8" PRIu64
 		" %7" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s/%s/%s/%s\n",
 		name, d->requests, d->bytes, mx, avg, d->off_physical,
 		d->off_page_in_layer, d->partial_requests, d->rmw, l50, l90,
@@ -149,22 +150,23 @@ static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
 
 static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
 {
-	static const char *const names[] = { "read", "write", "discard",
-					     "flush", "other" };
-	const struct blkalign_trace_dir *dirs[] = { &s->read, &s->write,
-						    &s->discard, &s->flush,
-						    &s->other };
+	static const char *const names[] = {"read", "write", "discard", "flush",
+					    "other"};
+	const struct blkalign_trace_dir *dirs[] = {
+		&s->read, &s->write, &s->discard, &s->flush, &s->other};
 
 	fprintf(out, "%s: disk %u:%u", s->device ? s->device : "-", s->major,
 		s->minor);
 	if (s->layer_start)
 		fprintf(out, ", layer at byte %" PRIu64 " (sector %" PRIu64 ")",
 			s->layer_start, s->layer_start / 512);
-	fprintf(out, ", %" PRIu64 " bytes; logical %u, physical %u, "
+	fprintf(out,
+		", %" PRIu64 " bytes; logical %u, physical %u, "
 		"alignment offset %u\n",
 		s->layer_size, s->logical_sector_size, s->physical_sector_size,
 		s->alignment_offset);
-	fprintf(out, "%" PRIu64 " events in %.3f s, %" PRIu64 " lost, %" PRIu64
+	fprintf(out,
+		"%" PRIu64 " events in %.3f s, %" PRIu64 " lost, %" PRIu64
 		" completions without issue\n\n",
 		s->events, s->seconds, s->lost_events, s->unmatched);
 	fprintf(out, "  %-9s %9s %13s %7s %7s %8s %7s %8s %6s  %s\n", "DIR",
@@ -222,8 +224,8 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 			close(wake_pipe[0]);
 			close(wake_pipe[1]);
 			execvp(cmd[0], cmd);
-			fprintf(stderr, PROGRAM ": cannot run '%s': %s\n", cmd[0],
-				strerror(errno));
+			fprintf(stderr, PROGRAM ": cannot run '%s': %s\n",
+				cmd[0], strerror(errno));
 			_exit(127);
 		}
 	}
@@ -234,7 +236,7 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 		 * (the per-CPU buffers hold tens of thousands of events);
 		 * a signal or the command's exit wakes us at once.
 		 */
-		struct pollfd p[1] = { { wake_pipe[0], POLLIN, 0 } };
+		struct pollfd p[1] = {{wake_pipe[0], POLLIN, 0}};
 		int timeout = 100;
 		char drain[64];
 
@@ -279,16 +281,16 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 int cmd_trace(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "raw", required_argument, NULL, 'r' },
-		{ "replay", required_argument, NULL, OPT_REPLAY },
-		{ "physical-sector-size", required_argument, NULL, OPT_PSS },
-		{ "buffer-size", required_argument, NULL, OPT_BUFFER },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"duration", required_argument, NULL, 'd'},
+		{"raw", required_argument, NULL, 'r'},
+		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"physical-sector-size", required_argument, NULL, OPT_PSS},
+		{"buffer-size", required_argument, NULL, OPT_BUFFER},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
-	struct blkalign_trace_opts topts = { 0 };
+	struct blkalign_trace_opts topts = {0};
 	struct blkalign_trace *t = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	const char *raw = NULL, *replay_file = NULL, *device = NULL;
@@ -327,7 +329,8 @@ int cmd_trace(int argc, char **argv)
 			replay_file = optarg;
 			break;
 		case OPT_PSS:
-			if (cli_parse_int(optarg, 512, 65536, &v) || (v & (v - 1))) {
+			if (cli_parse_int(optarg, 512, 65536, &v) ||
+			    (v & (v - 1))) {
 				cli_warnx("invalid physical sector size '%s'",
 					  optarg);
 				return BLKALIGN_STATUS_USAGE;
@@ -357,19 +360,21 @@ int cmd_trace(int argc, char **argv)
 		device = argv[optind++];
 	if (optind < nopt) {
 		cli_warnx("unexpected argument '%s' (the command goes after "
-			  "'--')", argv[optind]);
+			  "'--')",
+			  argv[optind]);
 		return BLKALIGN_STATUS_USAGE;
 	}
 	if (cmd && !*cmd) {
 		cli_warnx("no command after '--'");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (replay_file ? (device || cmd || duration > 0) :
-			  (!device || !!cmd == (duration > 0))) {
-		cli_warnx(replay_file ?
-				  "--replay takes no device, command or duration" :
-			  !device ? "no device to trace" :
-				    "give a command after '--' or --duration, "
+	if (replay_file ? (device || cmd || duration > 0)
+			: (!device || !!cmd == (duration > 0))) {
+		cli_warnx(
+			replay_file
+				? "--replay takes no device, command or duration"
+			: !device ? "no device to trace"
+				  : "give a command after '--' or --duration, "
 				    "not both");
 		fprintf(stderr, "Try '" PROGRAM " trace --help' for more "
 				"information.\n");
@@ -400,7 +405,8 @@ int cmd_trace(int argc, char **argv)
 		if (rc == -ENOTBLK || rc == -ENOENT)
 			cli_warnx("'%s' is not a block device", device);
 		else
-			cli_warnx("cannot trace '%s': %s", device, strerror(-rc));
+			cli_warnx("cannot trace '%s': %s", device,
+				  strerror(-rc));
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
@@ -421,9 +427,10 @@ int cmd_trace(int argc, char **argv)
 		if (rc == -EPERM)
 			cli_warnx("trace needs root: tracefs is root-only");
 		else if (rc == -ENODEV)
-			cli_warnx("no tracefs: the kernel lacks CONFIG_FTRACE or "
-				  "tracefs cannot be mounted at "
-				  "/sys/kernel/tracing");
+			cli_warnx(
+				"no tracefs: the kernel lacks CONFIG_FTRACE or "
+				"tracefs cannot be mounted at "
+				"/sys/kernel/tracing");
 		else
 			cli_warnx("cannot set up tracing of '%s': %s", device,
 				  strerror(-rc));
@@ -464,9 +471,11 @@ print:
 		/* what tracing cost: this process alone, not the command */
 		if (!replay_file && getrusage(RUSAGE_SELF, &ru) == 0)
 			printf("\ntracer CPU time: %.3f s\n",
-			       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			       (double)(ru.ru_utime.tv_sec +
+					ru.ru_stime.tv_sec) +
 				       (double)(ru.ru_utime.tv_usec +
-						ru.ru_stime.tv_usec) / 1e6);
+						ru.ru_stime.tv_usec) /
+					       1e6);
 	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;

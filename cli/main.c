@@ -21,12 +21,12 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "check", cmd_check, "audit the alignment of images and devices" },
-	{ "model", cmd_model, "predict the I/O cost of a layout for workloads" },
-	{ "trace", cmd_trace, "record the block requests a command causes" },
-	{ "bench", cmd_bench, "measure what misalignment costs on the device" },
-	{ "plan", cmd_plan, "compute an aligned layout for a disk (no writes)" },
-	{ "fix", cmd_fix, "realign partitions in place, crash-safely" },
+	{"check", cmd_check, "audit the alignment of images and devices"},
+	{"model", cmd_model, "predict the I/O cost of a layout for workloads"},
+	{"trace", cmd_trace, "record the block requests a command causes"},
+	{"bench", cmd_bench, "measure what misalignment costs on the device"},
+	{"plan", cmd_plan, "compute an aligned layout for a disk (no writes)"},
+	{"fix", cmd_fix, "realign partitions in place, crash-safely"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -33,9 +33,8 @@ int cli_parse_size(const char *arg, uint64_t *out)
 		const char *suffix;
 		unsigned int shift;
 	} units[] = {
-		{ "", 0 },	{ "B", 0 },	{ "K", 10 },	{ "KiB", 10 },
-		{ "M", 20 },	{ "MiB", 20 },	{ "G", 30 },	{ "GiB", 30 },
-		{ "T", 40 },	{ "TiB", 40 },
+		{"", 0},     {"B", 0},	{"K", 10},   {"KiB", 10}, {"M", 20},
+		{"MiB", 20}, {"G", 30}, {"GiB", 30}, {"T", 40},	  {"TiB", 40},
 	};
 	unsigned long long v;
 	char *end;

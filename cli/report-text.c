@@ -13,11 +13,11 @@
 
 #include "cli.h"
 
-#define RED "\033[31m"
+#define RED    "\033[31m"
 #define YELLOW "\033[33m"
-#define BLUE "\033[34m"
-#define BOLD "\033[1m"
-#define RESET "\033[0m"
+#define BLUE   "\033[34m"
+#define BOLD   "\033[1m"
+#define RESET  "\033[0m"
 
 static const char *sev_color(enum blkalign_severity s)
 {
@@ -53,7 +53,10 @@ static const struct {
 	const char *label;
 	size_t off;
 } topo_rows[] = {
-#define R(l, f) { l, offsetof(struct blkalign_topology, f) }
+#define R(l, f)                                          \
+	{                                                \
+		l, offsetof(struct blkalign_topology, f) \
+	}
 	R("logical sector size", logical_sector_size),
 	R("physical sector size", physical_sector_size),
 	R("minimum I/O size", minimum_io_size),
@@ -139,8 +142,8 @@ static void verdict(const struct tree *t, size_t i, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t k = t->finding[i]; k != NONE; k = t->next[k]) {
-		int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-				 t->d->findings[k].code);
+		int n = snprintf(buf + used, len - used, "%s%s",
+				 used ? "," : "", t->d->findings[k].code);
 
 		if (n < 0 || (size_t)n >= len - used)
 			break;
@@ -165,7 +168,8 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 	if (l->raid_disks) {
 		human_size(l->raid_chunk, a, sizeof(a));
 		human_size(l->raid_stripe_width, b, sizeof(b));
-		snprintf(buf, len, "md %s raid%d, %u disks, chunk %s, stripe %s",
+		snprintf(buf, len,
+			 "md %s raid%d, %u disks, chunk %s, stripe %s",
 			 l->version ? l->version : "?", l->raid_level,
 			 l->raid_disks, l->raid_chunk ? a : "-",
 			 l->raid_stripe_width ? b : "-");
@@ -181,7 +185,8 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 	case BLKALIGN_LAYER_LUKS:
 		human_size(l->data_offset, a, sizeof(a));
 		snprintf(buf, len, "LUKS%s, payload at %s, sector %u",
-			 l->version ? l->version : "", a, l->unit ? l->unit : 512);
+			 l->version ? l->version : "", a,
+			 l->unit ? l->unit : 512);
 		break;
 	case BLKALIGN_LAYER_ZFS:
 		snprintf(buf, len, "zfs, ashift %u", l->zfs_ashift);
@@ -189,9 +194,10 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 	case BLKALIGN_LAYER_FILESYSTEM:
 		human_size(l->fs_stride, a, sizeof(a));
 		human_size(l->fs_stripe_width, b, sizeof(b));
-		snprintf(buf, len, "%s, block %u%s%s%s%s", l->type ? l->type : "?",
-			 l->unit, l->fs_stride ? ", stride " : "",
-			 l->fs_stride ? a : "", l->fs_stripe_width ? "/" : "",
+		snprintf(buf, len, "%s, block %u%s%s%s%s",
+			 l->type ? l->type : "?", l->unit,
+			 l->fs_stride ? ", stride " : "", l->fs_stride ? a : "",
+			 l->fs_stripe_width ? "/" : "",
 			 l->fs_stripe_width ? b : "");
 		break;
 	default:
@@ -211,7 +217,10 @@ static void print_layer(const struct tree *t, size_t i, const char *prefix,
 	human_size(l->size, size, sizeof(size));
 	verdict(t, i, v, sizeof(v));
 	snprintf(name, sizeof(name), "%s%s%s", prefix,
-		 i == 0 ? "" : last ? "`-" : "|-", l->name);
+		 i == 0 ? ""
+		 : last ? "`-"
+			: "|-",
+		 l->name);
 	if (l->kind <= BLKALIGN_LAYER_BSD) {
 		snprintf(sbs, sizeof(sbs), "%u", l->soft_block_size);
 		snprintf(ao, sizeof(ao), "%" PRId64, l->alignment_offset);
@@ -230,7 +239,9 @@ static void print_layer(const struct tree *t, size_t i, const char *prefix,
 
 	/* Children, in order; the prefix grows like lsblk's tree. */
 	snprintf(sub, sizeof(sub), "%s%s", prefix,
-		 i == 0 ? "" : last ? "  " : "| ");
+		 i == 0 ? ""
+		 : last ? "  "
+			: "| ");
 	for (size_t k = t->child[i]; k != NONE; k = t->sibling[k])
 		print_layer(t, k, sub, t->sibling[k] == NONE, out);
 }
@@ -295,10 +306,11 @@ void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
 		fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
 			color ? BOLD : "", d->path, color ? RESET : "", size,
 			d->size, d->is_block_device ? "block device" : "image",
-			d->scheme ? d->scheme :
-			d->nlayers > 1 && d->layers[1].kind == BLKALIGN_LAYER_PARTITION ?
-				    "partitions as the kernel sees them" :
-				    "no partition table");
+			d->scheme ? d->scheme
+			: d->nlayers > 1 && d->layers[1].kind ==
+						    BLKALIGN_LAYER_PARTITION
+				? "partitions as the kernel sees them"
+				: "no partition table");
 		if (d->bytes_read)
 			fprintf(out, ", %" PRIu64 " bytes read", d->bytes_read);
 		fputs("\n\n", out);

@@ -35,16 +35,24 @@ int cli_topo_opt(struct cli_topo *t, int c, const char *arg)
 	switch (c) {
 	case 'b':
 		return size_arg("logical sector size", arg,
-				&t->geom.logical_sector_size) ? -EINVAL : 1;
+				&t->geom.logical_sector_size)
+			       ? -EINVAL
+			       : 1;
 	case CLI_OPT_PSS:
 		return size_arg("physical sector size", arg,
-				&t->geom.physical_sector_size) ? -EINVAL : 1;
+				&t->geom.physical_sector_size)
+			       ? -EINVAL
+			       : 1;
 	case CLI_OPT_MIN_IO:
 		return size_arg("minimum I/O size", arg,
-				&t->geom.minimum_io_size) ? -EINVAL : 1;
+				&t->geom.minimum_io_size)
+			       ? -EINVAL
+			       : 1;
 	case CLI_OPT_OPT_IO:
 		return size_arg("optimal I/O size", arg,
-				&t->geom.optimal_io_size) ? -EINVAL : 1;
+				&t->geom.optimal_io_size)
+			       ? -EINVAL
+			       : 1;
 	case CLI_OPT_AO:
 		if (cli_parse_int(arg, 0, 65535, &ao)) {
 			cli_warnx("invalid alignment offset '%s'", arg);

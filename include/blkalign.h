@@ -33,12 +33,12 @@ struct blkalign_report;
 
 /* Where a topology value came from. */
 enum blkalign_source {
-	BLKALIGN_SRC_NONE = 0,	/* not known */
-	BLKALIGN_SRC_ASSUMED,	/* default for images, not measured */
-	BLKALIGN_SRC_OPTION,	/* given on the command line */
-	BLKALIGN_SRC_SYSFS,	/* read from sysfs (or --sysroot) */
-	BLKALIGN_SRC_IOCTL,	/* BLK* ioctl on the open device */
-	BLKALIGN_SRC_HOST,	/* this machine (page size) */
+	BLKALIGN_SRC_NONE = 0, /* not known */
+	BLKALIGN_SRC_ASSUMED,  /* default for images, not measured */
+	BLKALIGN_SRC_OPTION,   /* given on the command line */
+	BLKALIGN_SRC_SYSFS,    /* read from sysfs (or --sysroot) */
+	BLKALIGN_SRC_IOCTL,    /* BLK* ioctl on the open device */
+	BLKALIGN_SRC_HOST,     /* this machine (page size) */
 };
 
 struct blkalign_value {
@@ -52,61 +52,61 @@ struct blkalign_topology {
 	struct blkalign_value physical_sector_size;
 	struct blkalign_value minimum_io_size;
 	struct blkalign_value optimal_io_size;	/* 0 when ignored as bogus */
-	struct blkalign_value alignment_offset;	/* raw; -1 = misaligned stack */
+	struct blkalign_value alignment_offset; /* raw; -1 = misaligned stack */
 	struct blkalign_value max_segments;
 	struct blkalign_value max_sectors_kb;
 	struct blkalign_value max_segment_size;
 	struct blkalign_value virt_boundary_mask;
 	struct blkalign_value rotational;
 	struct blkalign_value page_size;
-	int64_t optimal_io_size_raw;		/* as reported, before filtering */
-	const char *optimal_io_note;		/* why it was ignored, or NULL */
+	int64_t optimal_io_size_raw; /* as reported, before filtering */
+	const char *optimal_io_note; /* why it was ignored, or NULL */
 };
 
 enum blkalign_layer_kind {
 	BLKALIGN_LAYER_DISK = 0,
 	BLKALIGN_LAYER_PARTITION,
-	BLKALIGN_LAYER_BSD,		/* BSD partition nested in a dos slice */
-	BLKALIGN_LAYER_MD,		/* md RAID member's data area */
-	BLKALIGN_LAYER_LVM,		/* LVM2 physical volume's data area */
-	BLKALIGN_LAYER_LUKS,		/* LUKS payload */
-	BLKALIGN_LAYER_FILESYSTEM,	/* filesystem or swap */
-	BLKALIGN_LAYER_ZFS,		/* ZFS vdev data area */
+	BLKALIGN_LAYER_BSD,	   /* BSD partition nested in a dos slice */
+	BLKALIGN_LAYER_MD,	   /* md RAID member's data area */
+	BLKALIGN_LAYER_LVM,	   /* LVM2 physical volume's data area */
+	BLKALIGN_LAYER_LUKS,	   /* LUKS payload */
+	BLKALIGN_LAYER_FILESYSTEM, /* filesystem or swap */
+	BLKALIGN_LAYER_ZFS,	   /* ZFS vdev data area */
 };
 
 /* One layer of the storage stack, with absolute byte offsets. */
 struct blkalign_layer {
-	const char *name;		/* "sda", "sda2", "disk.img1" */
+	const char *name; /* "sda", "sda2", "disk.img1" */
 	enum blkalign_layer_kind kind;
-	int number;			/* partition number, 0 for a disk */
-	const char *scheme;		/* table holding it: "dos", "gpt", "bsd"... */
-	const char *type;		/* partition type string, or NULL */
-	uint64_t start;			/* bytes from the start of the device */
-	uint64_t size;			/* bytes */
-	uint32_t soft_block_size;	/* predicted kernel soft block size */
-	int parent;			/* index into the device's layers, -1 */
-	bool extended;			/* dos extended container */
-	bool logical;			/* dos logical partition */
-	int64_t alignment_offset;	/* as sysfs would show it, -1 */
+	int number;		  /* partition number, 0 for a disk */
+	const char *scheme;	  /* table holding it: "dos", "gpt", "bsd"... */
+	const char *type;	  /* partition type string, or NULL */
+	uint64_t start;		  /* bytes from the start of the device */
+	uint64_t size;		  /* bytes */
+	uint32_t soft_block_size; /* predicted kernel soft block size */
+	int parent;		  /* index into the device's layers, -1 */
+	bool extended;		  /* dos extended container */
+	bool logical;		  /* dos logical partition */
+	int64_t alignment_offset; /* as sysfs would show it, -1 */
 
 	/* Stack layers (md, lvm, luks, filesystem, zfs); 0 when unknown. */
-	const char *version;		/* metadata version: "1.2", "2"... */
-	uint32_t unit;			/* fs block, LUKS sector, 2^ashift */
-	uint32_t sector_size;		/* fs sector size (XFS) */
-	int32_t raid_level;		/* md level, -1 linear */
+	const char *version;  /* metadata version: "1.2", "2"... */
+	uint32_t unit;	      /* fs block, LUKS sector, 2^ashift */
+	uint32_t sector_size; /* fs sector size (XFS) */
+	int32_t raid_level;   /* md level, -1 linear */
 	uint32_t raid_disks;
 	uint32_t raid_data_disks;
-	uint64_t raid_chunk;		/* bytes */
-	uint64_t raid_stripe_width;	/* bytes: chunk x data disks */
-	uint64_t data_offset;		/* bytes from the parent's start */
-	uint64_t extent_size;		/* LVM extent, bytes */
-	uint64_t fs_stride;		/* ext4 stride / XFS sunit, bytes */
-	uint64_t fs_stripe_width;	/* ext4 stripe_width / XFS swidth */
+	uint64_t raid_chunk;	    /* bytes */
+	uint64_t raid_stripe_width; /* bytes: chunk x data disks */
+	uint64_t data_offset;	    /* bytes from the parent's start */
+	uint64_t extent_size;	    /* LVM extent, bytes */
+	uint64_t fs_stride;	    /* ext4 stride / XFS sunit, bytes */
+	uint64_t fs_stripe_width;   /* ext4 stripe_width / XFS swidth */
 	uint32_t zfs_ashift;
 
 	/* A device-mapper device: where its first target starts below. */
-	const char *lower_device;	/* "vdj", or "254:144" */
-	uint64_t lower_start;		/* bytes on the lower device */
+	const char *lower_device; /* "vdj", or "254:144" */
+	uint64_t lower_start;	  /* bytes on the lower device */
 
 	/* Stack layers: bytes the contents use from where they begin
 	 * (start - data_offset: swap and FAT count their header); 0 unknown. */
@@ -126,26 +126,26 @@ enum blkalign_severity {
  * nearest value that fixes it (0 when there is none).
  */
 struct blkalign_finding {
-	const char *code;		/* stable: "start-physical", ... */
+	const char *code; /* stable: "start-physical", ... */
 	enum blkalign_severity severity;
-	int layer;			/* index into the device's layers */
-	const char *message;		/* one line: what is wrong */
-	const char *explanation;	/* one line: what it costs */
-	const char *fix;		/* one line: what to do */
+	int layer;		 /* index into the device's layers */
+	const char *message;	 /* one line: what is wrong */
+	const char *explanation; /* one line: what it costs */
+	const char *fix;	 /* one line: what to do */
 	uint64_t value;
 	uint64_t granularity;
 	uint64_t remainder;
 	uint64_t suggested;
 	/* soft-block-size only */
 	uint32_t soft_block_size;
-	uint64_t request_cap;		/* bytes, buffered writes now */
-	uint64_t request_cap_aligned;	/* bytes, with a 4 KiB soft block */
+	uint64_t request_cap;	      /* bytes, buffered writes now */
+	uint64_t request_cap_aligned; /* bytes, with a 4 KiB soft block */
 };
 
 /* A finding code: stable name, usual severity, one-line summary. */
 struct blkalign_code {
 	const char *code;
-	enum blkalign_severity severity;	/* may be lowered per finding */
+	enum blkalign_severity severity; /* may be lowered per finding */
 	const char *summary;
 };
 
@@ -154,17 +154,17 @@ struct blkalign_device {
 	const char *path;
 	const char *name;
 	bool is_block_device;
-	uint64_t size;			/* bytes */
+	uint64_t size; /* bytes */
 	struct blkalign_topology topology;
-	const char *scheme;		/* top-level table type, or NULL */
-	uint64_t bytes_read;		/* read from the device for the audit */
+	const char *scheme;  /* top-level table type, or NULL */
+	uint64_t bytes_read; /* read from the device for the audit */
 	size_t nlayers;
 	const struct blkalign_layer *layers;
 	size_t nfindings;
-	const struct blkalign_finding *findings;	/* worst first */
+	const struct blkalign_finding *findings; /* worst first */
 	size_t nproblems;
-	const char *const *problems;	/* what could not be read */
-	bool failed;			/* could not be opened at all */
+	const char *const *problems; /* what could not be read */
+	bool failed;		     /* could not be opened at all */
 	/* a partition given as the target: the disk it is on ("sdb")
 	 * and its number; NULL and 0 otherwise */
 	const char *whole_disk;
@@ -182,10 +182,10 @@ struct blkalign_image_geometry {
 };
 
 /* Status bits, also the exit status of blkalign(8). */
-#define BLKALIGN_STATUS_FINDINGS	1	/* a warning or error finding */
-#define BLKALIGN_STATUS_INCOMPLETE	2	/* something could not be read */
-#define BLKALIGN_STATUS_FAILED		4	/* operational error */
-#define BLKALIGN_STATUS_USAGE		16	/* command line error */
+#define BLKALIGN_STATUS_FINDINGS   1  /* a warning or error finding */
+#define BLKALIGN_STATUS_INCOMPLETE 2  /* something could not be read */
+#define BLKALIGN_STATUS_FAILED	   4  /* operational error */
+#define BLKALIGN_STATUS_USAGE	   16 /* command line error */
 
 typedef void (*blkalign_log_fn)(void *data, const char *msg);
 
@@ -231,33 +231,33 @@ const char *blkalign_version(void);
 
 /* Kernel behaviour the model follows. */
 enum blkalign_kernel {
-	BLKALIGN_KERNEL_CURRENT = 0,	/* 4.11 and later */
-	BLKALIGN_KERNEL_PRE_4_11,	/* before 729204ef49ec "block: relax
-					   check on sg gap" */
+	BLKALIGN_KERNEL_CURRENT = 0, /* 4.11 and later */
+	BLKALIGN_KERNEL_PRE_4_11,    /* before 729204ef49ec "block: relax
+					check on sg gap" */
 };
 
 /* Device geometry and queue limits; a field of 0 takes the default. */
 struct blkalign_model_geometry {
-	uint32_t logical_sector_size;	/* default 512 */
-	uint32_t physical_sector_size;	/* default: logical */
-	uint32_t minimum_io_size;	/* default: physical */
-	uint32_t optimal_io_size;	/* 0: none */
-	uint32_t alignment_offset;	/* bytes, inside a physical sector */
-	uint32_t max_segments;		/* default 128 */
-	uint32_t max_sectors_kb;	/* default 1280 */
-	uint32_t max_segment_size;	/* default 65536 */
-	uint64_t virt_boundary_mask;	/* 0: none */
-	uint32_t page_size;		/* default 4096 */
-	uint32_t read_ahead_kb;		/* default 128 */
+	uint32_t logical_sector_size;  /* default 512 */
+	uint32_t physical_sector_size; /* default: logical */
+	uint32_t minimum_io_size;      /* default: physical */
+	uint32_t optimal_io_size;      /* 0: none */
+	uint32_t alignment_offset;     /* bytes, inside a physical sector */
+	uint32_t max_segments;	       /* default 128 */
+	uint32_t max_sectors_kb;       /* default 1280 */
+	uint32_t max_segment_size;     /* default 65536 */
+	uint64_t virt_boundary_mask;   /* 0: none */
+	uint32_t page_size;	       /* default 4096 */
+	uint32_t read_ahead_kb;	       /* default 128 */
 };
 
 /* The layer a workload runs on: absolute bytes, and md RAID below it. */
 struct blkalign_model_layer {
-	uint64_t start;			/* bytes from the start of the device */
-	uint64_t size;			/* bytes */
-	uint32_t raid_disks;		/* 0: the device is not md RAID */
-	int32_t raid_level;		/* 0, 1, 4, 5, 6, 10 (near 2) */
-	uint64_t raid_chunk;		/* bytes */
+	uint64_t start;	     /* bytes from the start of the device */
+	uint64_t size;	     /* bytes */
+	uint32_t raid_disks; /* 0: the device is not md RAID */
+	int32_t raid_level;  /* 0, 1, 4, 5, 6, 10 (near 2) */
+	uint64_t raid_chunk; /* bytes */
 };
 
 enum blkalign_io_dir { BLKALIGN_IO_READ = 0, BLKALIGN_IO_WRITE };
@@ -266,12 +266,12 @@ enum blkalign_io_path { BLKALIGN_IO_BUFFERED = 0, BLKALIGN_IO_DIRECT };
 
 /* A workload: I/Os of io_size, total bytes (0: the whole layer). */
 struct blkalign_workload {
-	const char *name;		/* preset name, or "custom" */
+	const char *name; /* preset name, or "custom" */
 	enum blkalign_io_dir dir;
 	enum blkalign_io_pattern pattern;
 	enum blkalign_io_path path;
-	uint64_t io_size;		/* bytes per I/O (read/write call) */
-	uint64_t total;			/* bytes; 0 = the whole layer */
+	uint64_t io_size; /* bytes per I/O (read/write call) */
+	uint64_t total;	  /* bytes; 0 = the whole layer */
 };
 
 #define BLKALIGN_MODEL_NSIZES 8
@@ -287,28 +287,28 @@ struct blkalign_size_count {
  * per chunk touched (domain-facts §5).
  */
 struct blkalign_model_cost {
-	uint64_t bytes;			/* bytes the workload moved */
-	uint64_t ios;			/* application I/Os */
-	uint64_t bios;			/* bios submitted to the queue */
-	uint32_t soft_block_size;	/* of the layer */
-	uint64_t request_cap;		/* predicted largest request, bytes */
+	uint64_t bytes;		  /* bytes the workload moved */
+	uint64_t ios;		  /* application I/Os */
+	uint64_t bios;		  /* bios submitted to the queue */
+	uint32_t soft_block_size; /* of the layer */
+	uint64_t request_cap;	  /* predicted largest request, bytes */
 	uint64_t requests;
-	uint64_t request_bytes;		/* sum of request sizes */
-	uint64_t request_max;		/* bytes */
-	uint64_t request_min;		/* bytes */
-	size_t nsizes;			/* request sizes, largest count first */
+	uint64_t request_bytes; /* sum of request sizes */
+	uint64_t request_max;	/* bytes */
+	uint64_t request_min;	/* bytes */
+	size_t nsizes;		/* request sizes, largest count first */
 	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
-	uint64_t sizes_other;		/* requests of sizes not listed */
-	uint64_t physical_sectors;	/* touched, summed over requests */
-	uint64_t partial_requests;	/* writes covering part of a sector */
-	uint64_t rmw;			/* device read-modify-writes (512e) */
-	uint64_t chunk_straddles;	/* I/Os touching one chunk too many */
-	uint64_t raid_stripes;		/* stripes written */
+	uint64_t sizes_other;	   /* requests of sizes not listed */
+	uint64_t physical_sectors; /* touched, summed over requests */
+	uint64_t partial_requests; /* writes covering part of a sector */
+	uint64_t rmw;		   /* device read-modify-writes (512e) */
+	uint64_t chunk_straddles;  /* I/Os touching one chunk too many */
+	uint64_t raid_stripes;	   /* stripes written */
 	uint64_t raid_full_stripes;
-	uint64_t raid_rmw_stripes;	/* read-modify-write */
-	uint64_t raid_rcw_stripes;	/* reconstruct-write */
-	uint64_t raid_reads;		/* member chunk reads */
-	uint64_t raid_writes;		/* member chunk writes */
+	uint64_t raid_rmw_stripes; /* read-modify-write */
+	uint64_t raid_rcw_stripes; /* reconstruct-write */
+	uint64_t raid_reads;	   /* member chunk reads */
+	uint64_t raid_writes;	   /* member chunk writes */
 	/*
 	 * The cap depends on how contiguous the memory is where it is not
 	 * one segment per bio (direct I/O: the user buffer; reads: the
@@ -324,8 +324,8 @@ struct blkalign_model {
 	enum blkalign_kernel kernel;
 	struct blkalign_model_layer actual;
 	struct blkalign_model_layer aligned;
-	struct blkalign_model_cost cost;		/* actual layout */
-	struct blkalign_model_cost cost_aligned;	/* aligned layout */
+	struct blkalign_model_cost cost;	 /* actual layout */
+	struct blkalign_model_cost cost_aligned; /* aligned layout */
 };
 
 int blkalign_workload_preset(const char *name, struct blkalign_workload *w);
@@ -370,41 +370,41 @@ struct blkalign_trace;
 struct blkalign_trace_dir {
 	uint64_t requests;
 	uint64_t bytes;
-	uint64_t request_max;		/* bytes */
-	uint64_t request_min;		/* bytes */
-	size_t nsizes;			/* request sizes, largest count first */
+	uint64_t request_max; /* bytes */
+	uint64_t request_min; /* bytes */
+	size_t nsizes;	      /* request sizes, largest count first */
 	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
 	uint64_t sizes_other;
-	uint64_t hist_log2[32];		/* requests by floor(log2(sectors)) */
-	uint64_t off_physical;		/* start off the physical sector grid */
-	uint64_t off_page_in_layer;	/* start off 4 KiB from the layer start */
-	uint64_t partial_requests;	/* cover part of a physical sector */
-	uint64_t rmw;			/* partial physical sectors (writes) */
+	uint64_t hist_log2[32];	    /* requests by floor(log2(sectors)) */
+	uint64_t off_physical;	    /* start off the physical sector grid */
+	uint64_t off_page_in_layer; /* start off 4 KiB from the layer start */
+	uint64_t partial_requests;  /* cover part of a physical sector */
+	uint64_t rmw;		    /* partial physical sectors (writes) */
 	uint64_t physical_sectors;
-	uint64_t completed;		/* issue matched with a completion */
+	uint64_t completed; /* issue matched with a completion */
 	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
 };
 
 struct blkalign_trace_summary {
-	const char *device;		/* as given */
-	unsigned int major, minor;	/* the disk traced */
-	uint64_t layer_start;		/* bytes: partition start, or 0 */
-	uint64_t layer_size;		/* bytes */
+	const char *device;	   /* as given */
+	unsigned int major, minor; /* the disk traced */
+	uint64_t layer_start;	   /* bytes: partition start, or 0 */
+	uint64_t layer_size;	   /* bytes */
 	uint32_t logical_sector_size;
 	uint32_t physical_sector_size;
 	uint32_t alignment_offset;
-	double seconds;			/* first to last event */
+	double seconds; /* first to last event */
 	uint64_t events;
 	uint64_t lost_events;
-	uint64_t unmatched;		/* completions without an issue */
+	uint64_t unmatched; /* completions without an issue */
 	struct blkalign_trace_dir read, write, discard, flush, other;
 };
 
 /* Where the trace's events come from, and how they are judged. */
 struct blkalign_trace_opts {
-	uint32_t physical_sector_size;	/* 0: the device's */
-	uint32_t buffer_size_kb;	/* per CPU; 0: 8192 */
-	FILE *raw;			/* copy of every event line, or NULL */
+	uint32_t physical_sector_size; /* 0: the device's */
+	uint32_t buffer_size_kb;       /* per CPU; 0: 8192 */
+	FILE *raw;		       /* copy of every event line, or NULL */
 };
 
 int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
@@ -429,46 +429,46 @@ const char *blkalign_trace_instance(const struct blkalign_trace *t);
  * Nothing is written: a plan is data to print (docs/plan.md).
  */
 enum blkalign_plan_action {
-	BLKALIGN_PLAN_NONE = 0,		/* aligned already */
-	BLKALIGN_PLAN_OPTIONAL,		/* only off 1 MiB: moving is optional */
-	BLKALIGN_PLAN_RESIZE,		/* start kept, size changed */
-	BLKALIGN_PLAN_MOVE,		/* start moved (size maybe too) */
-	BLKALIGN_PLAN_IMPOSSIBLE,	/* no aligned layout fits: see reason */
+	BLKALIGN_PLAN_NONE = 0,	  /* aligned already */
+	BLKALIGN_PLAN_OPTIONAL,	  /* only off 1 MiB: moving is optional */
+	BLKALIGN_PLAN_RESIZE,	  /* start kept, size changed */
+	BLKALIGN_PLAN_MOVE,	  /* start moved (size maybe too) */
+	BLKALIGN_PLAN_IMPOSSIBLE, /* no aligned layout fits: see reason */
 };
 
 #define BLKALIGN_PLAN_NCOMMANDS 4
 
 struct blkalign_plan_part {
-	int layer;			/* index into the device's layers */
+	int layer; /* index into the device's layers */
 	const char *name;
 	int number;
 	enum blkalign_plan_action action;
-	uint64_t old_start, old_size;	/* bytes */
-	uint64_t new_start, new_size;	/* bytes; old values when impossible */
-	uint64_t used_size;		/* bytes from the start to keep */
-	bool used_known;		/* false: the whole partition is kept */
-	const char *content;		/* "ext4", "md", ... or NULL */
-	uint64_t limit;			/* the end may not pass this byte */
+	uint64_t old_start, old_size; /* bytes */
+	uint64_t new_start, new_size; /* bytes; old values when impossible */
+	uint64_t used_size;	      /* bytes from the start to keep */
+	bool used_known;	      /* false: the whole partition is kept */
+	const char *content;	      /* "ext4", "md", ... or NULL */
+	uint64_t limit;		      /* the end may not pass this byte */
 	uint64_t bytes_to_copy;
-	const char *reason;		/* why this action; NULL for none */
-	size_t ncommands;		/* what to do instead, when impossible */
+	const char *reason; /* why this action; NULL for none */
+	size_t ncommands;   /* what to do instead, when impossible */
 	const char *commands[BLKALIGN_PLAN_NCOMMANDS];
-	size_t findings_before;		/* alignment findings on it now */
-	size_t findings_after;		/* ... on the planned layout */
-	const char *uuid;		/* GPT partition UUID, or NULL */
-	const char *part_name;		/* GPT partition name, or NULL */
+	size_t findings_before; /* alignment findings on it now */
+	size_t findings_after;	/* ... on the planned layout */
+	const char *uuid;	/* GPT partition UUID, or NULL */
+	const char *part_name;	/* GPT partition name, or NULL */
 };
 
 struct blkalign_plan {
 	const struct blkalign_device *device;
-	uint64_t grain;			/* bytes: where starts go */
-	uint64_t size_granularity;	/* bytes: lcm(page, physical sector) */
-	uint64_t usable_end;		/* bytes: GPT last usable LBA + 1 */
-	uint64_t usable_start;		/* bytes: GPT first usable LBA; dos 1 sector */
-	const char *label_id;		/* disk identifier, or NULL */
+	uint64_t grain;		   /* bytes: where starts go */
+	uint64_t size_granularity; /* bytes: lcm(page, physical sector) */
+	uint64_t usable_end;	   /* bytes: GPT last usable LBA + 1 */
+	uint64_t usable_start; /* bytes: GPT first usable LBA; dos 1 sector */
+	const char *label_id;  /* disk identifier, or NULL */
 	size_t nparts;
 	const struct blkalign_plan_part *parts;
-	size_t remaining;		/* alignment findings left after it */
+	size_t remaining; /* alignment findings left after it */
 };
 
 int blkalign_plan_new(const struct blkalign_device *d,
@@ -478,9 +478,8 @@ const char *blkalign_plan_action_name(enum blkalign_plan_action a);
 /* only: a partition number to plan alone, 0 for all. */
 int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
 			       FILE *out);
-int blkalign_plan_write_json(struct blkalign_plan *const *plans,
-			     size_t nplans, int only,
-			     double throughput_bytes_s, FILE *out);
+int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
+			     int only, double throughput_bytes_s, FILE *out);
 
 /*
  * In-place realignment (fix*.c, docs/fix.md): move one planned partition's
@@ -490,8 +489,8 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans,
 
 /* Which file an I/O of fix is for. */
 enum blkalign_fix_file {
-	BLKALIGN_FIX_FILE_TARGET,	/* the disk or image being fixed */
-	BLKALIGN_FIX_FILE_JOURNAL,	/* its journal */
+	BLKALIGN_FIX_FILE_TARGET,  /* the disk or image being fixed */
+	BLKALIGN_FIX_FILE_JOURNAL, /* its journal */
 };
 
 /*
@@ -503,10 +502,10 @@ enum blkalign_fix_file {
  * programs select one that injects faults (tests/fault/).
  */
 struct blkalign_fix_io {
-	size_t size;			/* sizeof(struct blkalign_fix_io) */
+	size_t size; /* sizeof(struct blkalign_fix_io) */
 	void *data;
-	int (*read)(void *data, enum blkalign_fix_file file, int fd,
-		    void *buf, size_t len, uint64_t off);
+	int (*read)(void *data, enum blkalign_fix_file file, int fd, void *buf,
+		    size_t len, uint64_t off);
 	int (*write)(void *data, enum blkalign_fix_file file, int fd,
 		     const void *buf, size_t len, uint64_t off);
 	int (*flush)(void *data, enum blkalign_fix_file file, int fd);
@@ -516,32 +515,32 @@ struct blkalign_fix_io {
 const struct blkalign_fix_io *blkalign_fix_io_default(void);
 
 struct blkalign_fix_opts {
-	const char *journal;		/* journal file (required) */
-	const char *tmpdir;		/* table image; NULL: the journal's dir */
-	uint64_t max_step;		/* bytes per step; 0: 16 MiB */
-	bool copy_all;			/* unsized contents: copy all of it */
-	bool dry_run;			/* check and describe, write nothing */
+	const char *journal; /* journal file (required) */
+	const char *tmpdir;  /* table image; NULL: the journal's dir */
+	uint64_t max_step;   /* bytes per step; 0: 16 MiB */
+	bool copy_all;	     /* unsized contents: copy all of it */
+	bool dry_run;	     /* check and describe, write nothing */
 	void (*progress)(void *data, uint64_t done, uint64_t total);
 	void *progress_data;
-	volatile int *stop;		/* nonzero: stop after the step in flight */
+	volatile int *stop; /* nonzero: stop after the step in flight */
 };
 
 struct blkalign_fix_result {
 	int number;
-	uint64_t old_start, old_size, new_start, new_size;	/* bytes */
-	uint32_t sector_size;		/* the disk's logical sector size */
+	uint64_t old_start, old_size, new_start, new_size; /* bytes */
+	uint32_t sector_size; /* the disk's logical sector size */
 	uint64_t bytes_copied;
-	bool batch;			/* small shift: batches via the journal */
-	bool rolled_back;		/* --rollback: the old layout is back */
-	bool journal_kept;		/* failed or stopped part-way: the journal
-					   is kept for --resume or --rollback */
+	bool batch;	   /* small shift: batches via the journal */
+	bool rolled_back;  /* --rollback: the old layout is back */
+	bool journal_kept; /* failed or stopped part-way: the journal
+			      is kept for --resume or --rollback */
 	uint64_t steps;
-	double seconds;			/* copying */
-	char message[512];		/* why it failed, or a warning */
-	uint64_t writes, flushes;	/* this call's, disk and journal */
-	bool refused;			/* the plan cannot be carried out (no
-					   room, contents too big or not
-					   sized): nothing was written */
+	double seconds;		  /* copying */
+	char message[512];	  /* why it failed, or a warning */
+	uint64_t writes, flushes; /* this call's, disk and journal */
+	bool refused;		  /* the plan cannot be carried out (no
+				     room, contents too big or not
+				     sized): nothing was written */
 };
 
 /*
@@ -591,14 +590,15 @@ int blkalign_fix_find_journals(const char *target, const char *dir,
  * marker says), as text or JSON, without writing.  Returns 0 when both
  * could go on, 1 when only one could, 2 when neither, or -errno.
  */
-int blkalign_fix_inspect(const char *target, const char *journal,
-			 bool json, FILE *out);
+int blkalign_fix_inspect(const char *target, const char *journal, bool json,
+			 FILE *out);
 
-/* One partition's outcome of a fix run, as blkalign_fix_write_json prints it. */
+/* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
+ */
 struct blkalign_fix_outcome {
 	struct blkalign_fix_result res;
-	const char *action;		/* "moved", "would move", "refused", ... */
-	int rc;				/* what the fix call returned */
+	const char *action; /* "moved", "would move", "refused", ... */
+	int rc;		    /* what the fix call returned */
 };
 
 int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
@@ -616,96 +616,96 @@ int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 
 /* The latency-injecting test engine "sim": a device model. */
 struct blkalign_bench_sim {
-	uint32_t physical_sector_size;	/* default 4096 */
-	uint32_t alignment_offset;	/* bytes: where sectors start */
-	uint64_t read_ns;		/* per I/O; default 100000 */
-	uint64_t write_ns;		/* per I/O; default 100000 */
-	uint64_t rmw_ns;		/* per partial physical sector, writes */
-	double noise;			/* relative standard deviation, 0: none */
-	uint64_t seed;			/* of the noise */
+	uint32_t physical_sector_size; /* default 4096 */
+	uint32_t alignment_offset;     /* bytes: where sectors start */
+	uint64_t read_ns;	       /* per I/O; default 100000 */
+	uint64_t write_ns;	       /* per I/O; default 100000 */
+	uint64_t rmw_ns;	       /* per partial physical sector, writes */
+	double noise;  /* relative standard deviation, 0: none */
+	uint64_t seed; /* of the noise */
 };
 
 /* What bench measures (docs/bench.md). */
 enum blkalign_bench_test {
-	BLKALIGN_BENCH_TEST_PHASE_SWEEP = 0,	/* blkalign_bench_sweep */
+	BLKALIGN_BENCH_TEST_PHASE_SWEEP = 0, /* blkalign_bench_sweep */
 	/* blkalign_bench_compare: */
-	BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE,	/* partition vs aligned window */
-	BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION,	/* disk vs partition */
+	BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE, /* partition vs aligned window */
+	BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION, /* disk vs partition */
 	BLKALIGN_BENCH_TEST_SEQ,		/* sequential throughput */
 	BLKALIGN_BENCH_TEST_RAND,		/* random throughput */
 };
 
 struct blkalign_bench_opts {
-	const char *engine;		/* "psync" (default), "uring", "null", "sim" */
-	uint32_t io_size;		/* bytes; default 4096 */
-	uint32_t phase_step;		/* bytes; default 512 */
-	uint32_t nphases;		/* default io_size / phase_step, max 64 */
-	uint32_t rounds;		/* default 32 */
-	uint32_t queue_depth;		/* uring; default 1 */
-	uint64_t offset;		/* bytes: start of the region swept */
-	uint64_t region_size;		/* bytes; 0: to the end, at most 1 GiB */
-	uint64_t seed;			/* of the shuffles and positions */
-	bool write;			/* rewrite the bytes just read */
-	double runtime;			/* seconds; 0: no bound */
-	const volatile int *stop;	/* set (by a signal handler) to stop */
+	const char *engine;   /* "psync" (default), "uring", "null", "sim" */
+	uint32_t io_size;     /* bytes; default 4096 */
+	uint32_t phase_step;  /* bytes; default 512 */
+	uint32_t nphases;     /* default io_size / phase_step, max 64 */
+	uint32_t rounds;      /* default 32 */
+	uint32_t queue_depth; /* uring; default 1 */
+	uint64_t offset;      /* bytes: start of the region swept */
+	uint64_t region_size; /* bytes; 0: to the end, at most 1 GiB */
+	uint64_t seed;	      /* of the shuffles and positions */
+	bool write;	      /* rewrite the bytes just read */
+	double runtime;	      /* seconds; 0: no bound */
+	const volatile int *stop; /* set (by a signal handler) to stop */
 	/* called after every round; nonzero stops */
 	int (*progress)(void *data, uint32_t round, uint32_t rounds,
 			double elapsed);
 	void *progress_data;
-	struct blkalign_bench_sim sim;	/* engine "sim" only */
-	enum blkalign_bench_test test;	/* blkalign_bench_compare only */
+	struct blkalign_bench_sim sim; /* engine "sim" only */
+	enum blkalign_bench_test test; /* blkalign_bench_compare only */
 };
 
 struct blkalign_bench_phase {
-	uint64_t offset;		/* bytes: k * phase_step */
+	uint64_t offset; /* bytes: k * phase_step */
 	uint64_t samples;
 	uint64_t median_ns;
-	uint64_t p25_ns, p75_ns;	/* IQR = p75 - p25 */
+	uint64_t p25_ns, p75_ns; /* IQR = p75 - p25 */
 	uint64_t min_ns, max_ns;
-	double ratio;			/* median / median of the fastest phase */
-	bool fast;			/* in the fast group (penalty verdicts) */
+	double ratio; /* median / median of the fastest phase */
+	bool fast;    /* in the fast group (penalty verdicts) */
 };
 
 enum blkalign_bench_verdict {
-	BLKALIGN_BENCH_NO_DATA = 0,	/* stopped before a round completed */
-	BLKALIGN_BENCH_NO_PENALTY,	/* all phases within 20% */
-	BLKALIGN_BENCH_PENALTY,		/* fast phases on a grid: inferred */
-	BLKALIGN_BENCH_INCONCLUSIVE,	/* too noisy, or no grid */
+	BLKALIGN_BENCH_NO_DATA = 0,  /* stopped before a round completed */
+	BLKALIGN_BENCH_NO_PENALTY,   /* all phases within 20% */
+	BLKALIGN_BENCH_PENALTY,	     /* fast phases on a grid: inferred */
+	BLKALIGN_BENCH_INCONCLUSIVE, /* too noisy, or no grid */
 };
 
 struct blkalign_bench_result {
 	const char *engine;
 	const char *path;
 	bool write;
-	bool direct;			/* O_DIRECT was used */
+	bool direct; /* O_DIRECT was used */
 	bool is_block_device;
-	uint64_t device_size;		/* bytes */
-	uint32_t claimed_logical_sector_size;	/* 0: unknown (image) */
+	uint64_t device_size;		      /* bytes */
+	uint32_t claimed_logical_sector_size; /* 0: unknown (image) */
 	uint32_t claimed_physical_sector_size;
 	uint32_t claimed_alignment_offset;
 	uint32_t io_size;
 	uint32_t phase_step;
 	uint32_t nphases;
-	uint64_t offset;		/* of the region swept */
+	uint64_t offset; /* of the region swept */
 	uint64_t region_size;
 	uint32_t rounds_planned;
-	uint32_t rounds_done;		/* complete rounds: the samples used */
-	bool interrupted;		/* stopped (signal or callback) */
-	bool runtime_exceeded;		/* stopped by the runtime bound */
+	uint32_t rounds_done;  /* complete rounds: the samples used */
+	bool interrupted;      /* stopped (signal or callback) */
+	bool runtime_exceeded; /* stopped by the runtime bound */
 	double seconds;
-	uint64_t ios;			/* timed I/Os, all rounds */
+	uint64_t ios; /* timed I/Os, all rounds */
 	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES];
 
 	enum blkalign_bench_verdict verdict;
-	const char *reason;		/* one line: why this verdict */
-	uint32_t aligned_phase;		/* the fastest phase */
-	uint32_t worst_phase;		/* the slowest phase */
-	double ratio;			/* worst median / aligned median */
-	double separation;		/* gap / spread; >= 1 to conclude */
-	const char *confidence;		/* "high", "medium", "low" or NULL */
-	uint32_t inferred_physical_sector_size;	/* PENALTY only */
-	uint32_t inferred_alignment_offset;	/* bytes, from the target start */
-	bool inferred_at_least;		/* the sweep cannot see larger */
+	const char *reason;	/* one line: why this verdict */
+	uint32_t aligned_phase; /* the fastest phase */
+	uint32_t worst_phase;	/* the slowest phase */
+	double ratio;		/* worst median / aligned median */
+	double separation;	/* gap / spread; >= 1 to conclude */
+	const char *confidence; /* "high", "medium", "low" or NULL */
+	uint32_t inferred_physical_sector_size; /* PENALTY only */
+	uint32_t inferred_alignment_offset; /* bytes, from the target start */
+	bool inferred_at_least;		    /* the sweep cannot see larger */
 };
 
 void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o);
@@ -716,8 +716,7 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 				char *buf, size_t len);
 const char *blkalign_bench_verdict_name(enum blkalign_bench_verdict v);
 const char *const *blkalign_bench_engines(void);
-int blkalign_bench_write_json(const struct blkalign_bench_result *r,
-			      FILE *out);
+int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out);
 
 /*
  * Throughput comparisons (compare.c): the same sequential workload
@@ -728,48 +727,48 @@ int blkalign_bench_write_json(const struct blkalign_bench_result *r,
 #define BLKALIGN_BENCH_MAX_ROUNDS 64
 
 struct blkalign_bench_side {
-	const char *label;		/* "partition", "window", "disk", "target" */
-	char path[64];			/* the node: the window is made by bench */
-	uint64_t offset;		/* bytes, on that node */
-	uint64_t device_size;		/* bytes, of that node */
-	uint32_t soft_block_size;	/* BLKBSZGET; 0: not a block device */
-	uint32_t samples;		/* complete passes timed */
+	const char *label;	  /* "partition", "window", "disk", "target" */
+	char path[64];		  /* the node: the window is made by bench */
+	uint64_t offset;	  /* bytes, on that node */
+	uint64_t device_size;	  /* bytes, of that node */
+	uint32_t soft_block_size; /* BLKBSZGET; 0: not a block device */
+	uint32_t samples;	  /* complete passes timed */
 	double bytes_per_s[BLKALIGN_BENCH_MAX_ROUNDS];
 	double median_bytes_per_s, min_bytes_per_s, max_bytes_per_s;
-	bool traced;			/* requests counted by tracefs */
-	uint64_t requests;		/* of the traced pass */
+	bool traced;	   /* requests counted by tracefs */
+	uint64_t requests; /* of the traced pass */
 	uint64_t request_bytes, request_max;
-	double request_avg;		/* bytes */
-	uint64_t model_requests;	/* predicted by model; 0: none */
-	uint64_t model_request_cap;	/* bytes */
+	double request_avg;	    /* bytes */
+	uint64_t model_requests;    /* predicted by model; 0: none */
+	uint64_t model_request_cap; /* bytes */
 };
 
 struct blkalign_bench_compare {
 	enum blkalign_bench_test test;
 	const char *path;
-	const char *engine;		/* NULL: buffered pwrite/pread */
-	bool write;			/* rewrites of the bytes just read */
-	bool direct;			/* O_DIRECT */
-	uint32_t io_size;		/* bytes per read or write call */
+	const char *engine; /* NULL: buffered pwrite/pread */
+	bool write;	    /* rewrites of the bytes just read */
+	bool direct;	    /* O_DIRECT */
+	uint32_t io_size;   /* bytes per read or write call */
 	uint32_t queue_depth;
-	uint64_t region_size;		/* bytes per side and pass */
+	uint64_t region_size; /* bytes per side and pass */
 	uint32_t rounds_planned, rounds_done;
 	bool interrupted, runtime_exceeded;
 	double seconds;
 	size_t nsides;
 	struct blkalign_bench_side sides[2];
-	double ratio;			/* median throughput, side 1 / side 0 */
-	double request_ratio;		/* traced requests, side 0 / side 1 */
-	double model_ratio;		/* predicted requests, side 0 / side 1 */
+	double ratio;	      /* median throughput, side 1 / side 0 */
+	double request_ratio; /* traced requests, side 0 / side 1 */
+	double model_ratio;   /* predicted requests, side 0 / side 1 */
 	/* directions: +1 side 1 better (faster, fewer requests), -1 side 0 */
-	int measured_direction;		/* throughput, 0 within 10% */
-	int request_direction;		/* traced requests, 0 within 10% */
-	int model_direction;		/* predicted requests, 0 equal */
-	const char *agreement;		/* throughput vs model: "agrees",
-					   "disagrees", or NULL (no model) */
-	const char *request_agreement;	/* traced requests vs model */
-	const char *trace_note;		/* why no request counts, or NULL */
-	const char *note;		/* a caveat, or NULL */
+	int measured_direction;	       /* throughput, 0 within 10% */
+	int request_direction;	       /* traced requests, 0 within 10% */
+	int model_direction;	       /* predicted requests, 0 equal */
+	const char *agreement;	       /* throughput vs model: "agrees",
+					  "disagrees", or NULL (no model) */
+	const char *request_agreement; /* traced requests vs model */
+	const char *trace_note;	       /* why no request counts, or NULL */
+	const char *note;	       /* a caveat, or NULL */
 };
 
 int blkalign_bench_compare(const char *path,
@@ -781,7 +780,8 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 int blkalign_bench_compare_write_json(const struct blkalign_bench_compare *c,
 				      FILE *out);
 const char *blkalign_bench_test_name(enum blkalign_bench_test t);
-uint64_t blkalign_bench_window_size(uint64_t size, uint32_t physical_sector_size,
+uint64_t blkalign_bench_window_size(uint64_t size,
+				    uint32_t physical_sector_size,
 				    uint32_t page_size);
 
 #ifdef __cplusplus

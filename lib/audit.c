@@ -76,8 +76,9 @@ static void dos_findings(struct ba_device *d, struct ba_io *io)
 	}
 	if (!d->pub.scheme && chk.has_signature && chk.nprimary &&
 	    !chk.protective)
-		ba_device_problem(d, "sector 0 holds a dos table with %u "
-				     "partitions that could not be read",
+		ba_device_problem(d,
+				  "sector 0 holds a dos table with %u "
+				  "partitions that could not be read",
 				  chk.nprimary);
 	if (chk.state == BA_EBR_OK && chk.truncated) {
 		f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR,
@@ -133,8 +134,8 @@ static void gpt_outside(struct ba_device *d, const struct ba_gpt_header *h)
 		f->message = ba_pool_printf(
 			&d->pool,
 			"GPT entry %u of '%s' (sectors %" PRIu64 " to %" PRIu64
-			") lies outside the usable range (%" PRIu64 " to %" PRIu64
-			")%s",
+			") lies outside the usable range (%" PRIu64
+			" to %" PRIu64 ")%s",
 			e->index, d->pub.name, e->first_lba, e->last_lba,
 			h->first_usable_lba, h->last_usable_lba,
 			h->noutside > 8 && k == 7
@@ -180,7 +181,8 @@ static void hybrid_mbr(struct ba_device *d, const struct ba_dos_check *chk)
 		f->message = ba_pool_printf(
 			&d->pool,
 			"entry %d of the hybrid MBR of '%s' (type 0x%02x, sectors "
-			"%" PRIu64 "+%" PRIu64 ") is none of its GPT partitions",
+			"%" PRIu64 "+%" PRIu64
+			") is none of its GPT partitions",
 			i + 1, d->pub.name, e->type, e->start, e->sectors);
 		f->explanation = "what reads the MBR (BIOS boot loaders, older "
 				 "systems) sees a partition that the GPT, and "
@@ -195,10 +197,10 @@ static void gpt_hybrid(struct ba_device *d, struct ba_io *io)
 {
 	struct ba_dos_check *chk = calloc(1, sizeof(*chk));
 
-	if (chk && !ba_dos_check(io,
-				 (uint32_t)d->pub.topology.logical_sector_size
-					 .value,
-				 chk) &&
+	if (chk &&
+	    !ba_dos_check(io,
+			  (uint32_t)d->pub.topology.logical_sector_size.value,
+			  chk) &&
 	    chk->protective)
 		hybrid_mbr(d, chk);
 	free(chk);
@@ -206,12 +208,13 @@ static void gpt_hybrid(struct ba_device *d, struct ba_io *io)
 
 static void gpt_findings(struct ba_device *d, struct ba_io *io)
 {
-	static const char *const which[] = { "primary", "backup" };
+	static const char *const which[] = {"primary", "backup"};
 	struct ba_gpt_check chk;
 	const struct ba_gpt_header *h[2];
 	bool other_ok;
 
-	if (ba_gpt_check(io, (uint32_t)d->pub.topology.logical_sector_size.value,
+	if (ba_gpt_check(io,
+			 (uint32_t)d->pub.topology.logical_sector_size.value,
 			 &chk))
 		return;
 	h[0] = &chk.primary;
@@ -219,7 +222,8 @@ static void gpt_findings(struct ba_device *d, struct ba_io *io)
 	if (h[0]->state == BA_GPT_ABSENT && h[1]->state == BA_GPT_ABSENT) {
 		char sig[8];
 
-		/* A 4Kn GPT read with 512-byte sectors has its header at 4096. */
+		/* A 4Kn GPT read with 512-byte sectors has its header at 4096.
+		 */
 		if (!d->pub.scheme &&
 		    d->pub.topology.logical_sector_size.value == 512 &&
 		    ba_io_read(io, 4096, sizeof(sig), sig) == 0 &&
@@ -253,15 +257,19 @@ static void gpt_findings(struct ba_device *d, struct ba_io *io)
 			d->pub.name,
 			h[i]->state == BA_GPT_ABSENT ? "missing" : "corrupt",
 			h[i]->why ? ": " : "", h[i]->why ? h[i]->why : "");
-		f->explanation = other_ok ?
-			ba_pool_printf(&d->pool, "the %s header is intact "
-				       "and was used", which[!i]) :
-			"neither header is intact: the partitions listed may "
-			"be wrong";
-		f->fix = other_ok ?
-			"rewrite both headers from the good copy (gdisk: "
-			"'r' then 'b' or 'c', then 'w'; or sgdisk -e)" :
-			"restore the table from a backup (sgdisk --load-backup)";
+		f->explanation =
+			other_ok
+				? ba_pool_printf(&d->pool,
+						 "the %s header is intact "
+						 "and was used",
+						 which[!i])
+				: "neither header is intact: the partitions listed may "
+				  "be wrong";
+		f->fix =
+			other_ok
+				? "rewrite both headers from the good copy (gdisk: "
+				  "'r' then 'b' or 'c', then 'w'; or sgdisk -e)"
+				: "restore the table from a backup (sgdisk --load-backup)";
 		if (h[i]->short_by) {
 			/* not damage: the device is shorter than the disk
 			 * the table was written for */
@@ -310,7 +318,8 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 
 	if (d->pub.is_block_device) {
 		if (diskdir)
-			ba_topology_sysfs(ctx, diskdir, devdir, &d->pub.topology);
+			ba_topology_sysfs(ctx, diskdir, devdir,
+					  &d->pub.topology);
 		ba_topology_ioctl(fd, &d->pub.topology);
 	} else {
 		ba_topology_image(ctx, &d->pub.topology);
@@ -324,8 +333,8 @@ int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	disk->kind = BLKALIGN_LAYER_DISK;
 	disk->size = d->pub.size;
 
-	rc = ba_ptable_read(d, fd,
-			    (uint32_t)d->pub.topology.logical_sector_size.value);
+	rc = ba_ptable_read(
+		d, fd, (uint32_t)d->pub.topology.logical_sector_size.value);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
@@ -388,8 +397,10 @@ static int audit_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	ba_topology_sysfs(ctx, diskdir, diskdir, &d->pub.topology);
 	if (!d->pub.topology.alignment_offset.source) {
 		d->pub.topology.alignment_offset.source = BLKALIGN_SRC_ASSUMED;
-		ba_device_problem(d, "cannot read the alignment offset of the "
-				     "disk holding '%s'", d->pub.name);
+		ba_device_problem(d,
+				  "cannot read the alignment offset of the "
+				  "disk holding '%s'",
+				  d->pub.name);
 	}
 	if (fd >= 0)
 		ba_topology_ioctl(fd, &d->pub.topology);
@@ -466,8 +477,7 @@ static int audit_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 	return 0;
 }
 
-static struct ba_device *new_device(struct blkalign_report *r,
-				    const char *path)
+static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 {
 	struct ba_device *d = calloc(1, sizeof(*d)), **v;
 
@@ -519,8 +529,8 @@ static char *find_partition_dir(const struct blkalign_ctx *ctx,
 		char *dir = NULL;
 		int64_t partno;
 
-		if (!found &&
-		    asprintf(&dir, "%s/%s/%s", block, disks[i]->d_name, name) >= 0) {
+		if (!found && asprintf(&dir, "%s/%s/%s", block,
+				       disks[i]->d_name, name) >= 0) {
 			if (ba_sysfs_read_s64(dir, "partition", &partno) == 0)
 				found = realpath(dir, NULL);
 			free(dir);
@@ -584,8 +594,10 @@ static int failed_target(struct blkalign_report *r, const char *path, int rc)
 	if (!d)
 		return -ENOMEM;
 	if (rc == -ENOTBLK)
-		ba_device_problem(d, "'%s' is neither an image file nor a "
-				     "block device", path);
+		ba_device_problem(d,
+				  "'%s' is neither an image file nor a "
+				  "block device",
+				  path);
 	else
 		ba_device_problem(d, "cannot open '%s': %s", path,
 				  strerror(-rc));
@@ -656,8 +668,8 @@ static int check_file(struct blkalign_report *r, const char *path)
 
 		devdir = ba_sysfs_devdir(r->ctx, major(st.st_rdev),
 					 minor(st.st_rdev));
-		if (devdir && ba_sysfs_read_s64(devdir, "partition",
-						&partno) == 0) {
+		if (devdir &&
+		    ba_sysfs_read_s64(devdir, "partition", &partno) == 0) {
 			diskdir = ba_sysfs_parent_disk(devdir);
 			rc = audit_partition(r->ctx, d, fd, diskdir, devdir);
 			finish_device(r, d);
@@ -665,8 +677,10 @@ static int check_file(struct blkalign_report *r, const char *path)
 		}
 		diskdir = devdir ? strdup(devdir) : NULL;
 		if (!devdir)
-			ba_device_problem(d, "no sysfs entry for '%s'; topology "
-					     "from ioctls only", path);
+			ba_device_problem(d,
+					  "no sysfs entry for '%s'; topology "
+					  "from ioctls only",
+					  path);
 	}
 	rc = ba_audit_fd(r->ctx, d, fd, diskdir, devdir);
 	finish_device(r, d);
@@ -728,10 +742,13 @@ int blkalign_check_all(struct blkalign_report *r)
 			/* No node or no permission: the kernel's view only. */
 			rc = check_sysroot_name(r, path);
 			if (!rc) {
-				struct ba_device *d = r->devices[r->ndevices - 1];
+				struct ba_device *d =
+					r->devices[r->ndevices - 1];
 
-				ba_device_problem(d, "cannot open '%s'; sysfs "
-						     "view only", path);
+				ba_device_problem(d,
+						  "cannot open '%s'; sysfs "
+						  "view only",
+						  path);
 				finish_device(r, d);
 			}
 		}

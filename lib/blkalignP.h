@@ -20,14 +20,14 @@
 /* Kernel defaults (include/linux/blkdev.h) used for images. */
 #define BA_DEF_MAX_SEGMENTS	128
 #define BA_DEF_MAX_SECTORS_KB	1280
-#define BA_DEF_MAX_SEGMENT_SIZE	65536
+#define BA_DEF_MAX_SEGMENT_SIZE 65536
 
 /* "32 MiB - 512 is always a controller error" (libfdisk alignment.c). */
-#define BA_BOGUS_OPT_IO		33553920
+#define BA_BOGUS_OPT_IO 33553920
 
 struct blkalign_ctx {
 	int refcount;
-	char *sysroot;			/* NULL: the live /sys */
+	char *sysroot; /* NULL: the live /sys */
 	struct blkalign_image_geometry image;
 	uint32_t page_size;
 	blkalign_log_fn log_fn;
@@ -58,8 +58,8 @@ struct ba_device {
 	const char **problems;
 	size_t nproblems, problems_cap;
 	struct ba_pool pool;
-	bool md_array;			/* the device is an md array */
-	bool dm_placed;			/* dm start judged on the lower device */
+	bool md_array;	/* the device is an md array */
+	bool dm_placed; /* dm start judged on the lower device */
 	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
 	 * whose I/O bypasses its page cache */
 	bool *below_cache;
@@ -75,8 +75,8 @@ void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ba_device_publish(struct ba_device *d);
 void ba_device_release(struct ba_device *d);
-void ba_layers_by_parent_start(const struct blkalign_layer *layers,
-			       size_t *ix, size_t n);
+void ba_layers_by_parent_start(const struct blkalign_layer *layers, size_t *ix,
+			       size_t n);
 
 /*
  * Bounded reader over a device, an image file or a memory buffer.
@@ -106,8 +106,7 @@ int ba_io_read_region(struct ba_io *io, uint64_t off, uint64_t size,
 
 /* Reading sysfs (relative to ctx->sysroot). */
 int ba_sysfs_read_s64(const char *dir, const char *attr, int64_t *out);
-int ba_sysfs_read_str(const char *dir, const char *attr, char *buf,
-		      size_t len);
+int ba_sysfs_read_str(const char *dir, const char *attr, char *buf, size_t len);
 char *ba_sysfs_path(const struct blkalign_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 char *ba_sysfs_devdir(const struct blkalign_ctx *ctx, unsigned int maj,
@@ -131,15 +130,15 @@ int ba_ptable_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 		    const char *diskdir);
 
 enum ba_gpt_state {
-	BA_GPT_ABSENT = 0,	/* no "EFI PART" signature there */
+	BA_GPT_ABSENT = 0, /* no "EFI PART" signature there */
 	BA_GPT_OK,
-	BA_GPT_BAD,		/* signature found, header or entries broken */
-	BA_GPT_UNREADABLE,	/* I/O error */
+	BA_GPT_BAD,	   /* signature found, header or entries broken */
+	BA_GPT_UNREADABLE, /* I/O error */
 };
 
 struct ba_gpt_header {
 	enum ba_gpt_state state;
-	const char *why;		/* for BA_GPT_BAD: what is wrong */
+	const char *why; /* for BA_GPT_BAD: what is wrong */
 	uint64_t my_lba, alternate_lba;
 	uint64_t first_usable_lba, last_usable_lba;
 	uint64_t entries_lba;
@@ -165,7 +164,7 @@ struct ba_gpt_check {
 #define BA_FIX_MARKER "BLKALIGN FIX IN PROGRESS"
 
 struct ba_fix_marker {
-	bool has_id;	/* markers of blkalign 0.1.0 carry none */
+	bool has_id; /* markers of blkalign 0.1.0 carry none */
 	uint8_t id[16];
 	char what[400]; /* "partition N of DISK: moving from byte ..." */
 	char cut[160];	/* "N bytes, step mode, R regions of ..." or "" */
@@ -179,9 +178,9 @@ void ba_fix_id_hex(const uint8_t id[16], char out[33]);
 #define BA_DOS_EBR_MAX 256
 enum ba_ebr_state {
 	BA_EBR_OK = 0,
-	BA_EBR_LOOP,		/* a link points back into the chain */
-	BA_EBR_OUTSIDE,		/* a link points outside the extended area */
-	BA_EBR_BROKEN,		/* an EBR without its 55 aa signature */
+	BA_EBR_LOOP,	/* a link points back into the chain */
+	BA_EBR_OUTSIDE, /* a link points outside the extended area */
+	BA_EBR_BROKEN,	/* an EBR without its 55 aa signature */
 };
 
 /*
@@ -199,12 +198,12 @@ struct ba_dos_part {
 };
 
 struct ba_dos_check {
-	bool has_signature;	/* 55 aa at 0x1fe of sector 0 */
-	bool protective;	/* an 0xee entry: a GPT's protective MBR */
+	bool has_signature; /* 55 aa at 0x1fe of sector 0 */
+	bool protective;    /* an 0xee entry: a GPT's protective MBR */
 	unsigned int nprimary, nlogical;
 	enum ba_ebr_state state;
-	uint64_t bad_lba;	/* where the chain breaks */
-	unsigned int nebr;	/* EBRs read, in chain order (fix.c) */
+	uint64_t bad_lba;  /* where the chain breaks */
+	unsigned int nebr; /* EBRs read, in chain order (fix.c) */
 	uint64_t ebr_lba[BA_DOS_EBR_MAX];
 	/* the partitions, as the kernel numbers them: primary[0..3] are
 	 * 1-4 (type 0: unused), logical[k] is 5 + k */
@@ -244,8 +243,8 @@ int ba_sysfs_stack(struct ba_device *d, const char *diskdir);
 struct ba_dm_target {
 	uint64_t start_sectors, length_sectors;
 	char type[16];
-	unsigned int major, minor;	/* first device below */
-	uint64_t offset_sectors;	/* on that device */
+	unsigned int major, minor; /* first device below */
+	uint64_t offset_sectors;   /* on that device */
 	uint32_t stripes;
 	uint64_t chunk_sectors;
 };

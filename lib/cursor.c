@@ -48,15 +48,15 @@ int ba_cur_u8(struct ba_cur *c, uint8_t *v)
 	return ba_cur_bytes(c, v, 1);
 }
 
-#define GETTER(name, type, conv)                          \
-	int ba_cur_##name(struct ba_cur *c, type *v)      \
-	{                                                 \
-		type raw;                                 \
+#define GETTER(name, type, conv)                             \
+	int ba_cur_##name(struct ba_cur *c, type *v)         \
+	{                                                    \
+		type raw;                                    \
 		int rc = ba_cur_bytes(c, &raw, sizeof(raw)); \
-		if (rc)                                   \
-			return rc;                        \
-		*v = conv(raw);                           \
-		return 0;                                 \
+		if (rc)                                      \
+			return rc;                           \
+		*v = conv(raw);                              \
+		return 0;                                    \
 	}
 
 GETTER(le16, uint16_t, le16toh)

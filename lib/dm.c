@@ -52,12 +52,13 @@ int ba_dm_parse_line(const char *line, struct ba_dm_target *t)
 			return -EINVAL;
 	} else if (!strcmp(type, "striped")) {
 		if (sscanf(line, "%u %llu %u:%u %llu", &stripes, &chunk, &maj,
-			   &min, &off) != 5 || stripes == 0 || chunk == 0)
+			   &min, &off) != 5 ||
+		    stripes == 0 || chunk == 0)
 			return -EINVAL;
 		t->stripes = stripes;
 		t->chunk_sectors = chunk;
 	} else {
-		return 1;	/* a target we do not place */
+		return 1; /* a target we do not place */
 	}
 	if (off > UINT64_MAX / 512)
 		return -ERANGE;
@@ -89,7 +90,8 @@ static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
 	io->data_size = DM_BUF_SIZE;
 	io->data_start = sizeof(*io);
 	io->flags = DM_STATUS_TABLE_FLAG;
-	io->dev = ((uint64_t)maj << 8) | (min & 0xff) | ((uint64_t)(min & ~0xffU) << 12);
+	io->dev = ((uint64_t)maj << 8) | (min & 0xff) |
+		  ((uint64_t)(min & ~0xffU) << 12);
 	if (ioctl(fd, DM_TABLE_STATUS, io) < 0) {
 		rc = -errno;
 		goto out;
@@ -163,8 +165,10 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 	if (rc == 1)
 		return 0;
 	if (rc) {
-		ba_device_problem(d, "cannot read the device-mapper table of "
-				     "'%s': %s", d->pub.name, strerror(-rc));
+		ba_device_problem(d,
+				  "cannot read the device-mapper table of "
+				  "'%s': %s",
+				  d->pub.name, strerror(-rc));
 		return 0;
 	}
 	lower = ba_sysfs_devdir(ctx, t.major, t.minor);
@@ -177,18 +181,20 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 	{
 		const char *slash = strrchr(lower, '/');
 
-		l->lower_device = ba_pool_strdup(&d->pool,
-						 slash ? slash + 1 : lower);
+		l->lower_device =
+			ba_pool_strdup(&d->pool, slash ? slash + 1 : lower);
 	}
 	/* The lower device may be a partition: its queue is its disk's. */
 	if (ba_sysfs_read_s64(lower, "queue/physical_block_size", &pss)) {
 		char *disk = ba_sysfs_parent_disk(lower);
 		int64_t part_start = 0;
 
-		if (disk && ba_sysfs_read_s64(lower, "start", &part_start) == 0 &&
+		if (disk &&
+		    ba_sysfs_read_s64(lower, "start", &part_start) == 0 &&
 		    part_start >= 0) {
 			start += (uint64_t)part_start * 512;
-			ba_sysfs_read_s64(disk, "queue/physical_block_size", &pss);
+			ba_sysfs_read_s64(disk, "queue/physical_block_size",
+					  &pss);
 			ba_sysfs_read_s64(disk, "alignment_offset", &ao);
 		}
 		free(disk);
@@ -201,7 +207,8 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 	d->dm_placed = true;
 	if (ao < 0)
 		ao = 0;
-	r = (start % (uint64_t)pss + (uint64_t)pss - (uint64_t)ao % (uint64_t)pss) %
+	r = (start % (uint64_t)pss + (uint64_t)pss -
+	     (uint64_t)ao % (uint64_t)pss) %
 	    (uint64_t)pss;
 	if (r) {
 		struct blkalign_finding *f = ba_device_add_finding(
@@ -215,7 +222,8 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 		f->message = ba_pool_printf(
 			&d->pool,
 			"'%s' (%s) starts at byte %" PRIu64 " of '%s', %" PRIu64
-			" bytes past a %" PRId64 "-byte physical sector boundary",
+			" bytes past a %" PRId64
+			"-byte physical sector boundary",
 			d->pub.name, l->type, start, l->lower_device, r, pss);
 		f->explanation = "every 4 KiB write through it straddles two "
 				 "physical sectors of the disk below: "

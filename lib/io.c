@@ -36,8 +36,8 @@ static ssize_t mem_pread(struct ba_io *io, void *buf, size_t len, uint64_t off)
 	return (ssize_t)len;
 }
 
-static const struct ba_io_ops fd_ops = { .name = "fd", .pread = fd_pread };
-static const struct ba_io_ops mem_ops = { .name = "mem", .pread = mem_pread };
+static const struct ba_io_ops fd_ops = {.name = "fd", .pread = fd_pread};
+static const struct ba_io_ops mem_ops = {.name = "mem", .pread = mem_pread};
 
 void ba_io_init_fd(struct ba_io *io, int fd, uint64_t size)
 {

@@ -15,11 +15,16 @@ static const struct {
 	const char *key;
 	size_t off;
 } topo_keys[] = {
-#define K(f) { #f, offsetof(struct blkalign_topology, f) }
-	K(logical_sector_size), K(physical_sector_size), K(minimum_io_size),
-	K(optimal_io_size), K(alignment_offset), K(max_segments),
-	K(max_sectors_kb), K(max_segment_size), K(virt_boundary_mask),
-	K(rotational), K(page_size),
+#define K(f)                                              \
+	{                                                 \
+#f, offsetof(struct blkalign_topology, f) \
+	}
+	K(logical_sector_size), K(physical_sector_size),
+	K(minimum_io_size),	K(optimal_io_size),
+	K(alignment_offset),	K(max_segments),
+	K(max_sectors_kb),	K(max_segment_size),
+	K(virt_boundary_mask),	K(rotational),
+	K(page_size),
 #undef K
 };
 
@@ -37,7 +42,8 @@ static struct json_object *topology_json(const struct blkalign_topology *t)
 		} else {
 			ba_json_s64(o, topo_keys[i].key, v->value);
 		}
-		ba_json_str(src, topo_keys[i].key, blkalign_source_name(v->source));
+		ba_json_str(src, topo_keys[i].key,
+			    blkalign_source_name(v->source));
 	}
 	ba_json_s64(o, "optimal_io_size_raw", t->optimal_io_size_raw);
 	ba_json_str(o, "optimal_io_note", t->optimal_io_note);
@@ -59,7 +65,8 @@ static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 		ba_json_s64(o, "raid_disks", l->raid_disks);
 		ba_json_s64(o, "raid_data_disks", l->raid_data_disks);
 		ba_json_s64(o, "raid_chunk", (int64_t)l->raid_chunk);
-		ba_json_s64(o, "raid_stripe_width", (int64_t)l->raid_stripe_width);
+		ba_json_s64(o, "raid_stripe_width",
+			    (int64_t)l->raid_stripe_width);
 	}
 	if (l->kind == BLKALIGN_LAYER_LVM)
 		ba_json_s64(o, "extent_size", (int64_t)l->extent_size);
@@ -78,10 +85,11 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 
 	ba_json_str(o, "name", l->name);
 	ba_json_str(o, "kind", blkalign_layer_kind_name(l->kind));
-	if (l->kind == BLKALIGN_LAYER_PARTITION || l->kind == BLKALIGN_LAYER_BSD)
+	if (l->kind == BLKALIGN_LAYER_PARTITION ||
+	    l->kind == BLKALIGN_LAYER_BSD)
 		ba_json_s64(o, "number", l->number);
-	ba_json_str(o, "scheme", l->kind == BLKALIGN_LAYER_DISK ? d->scheme :
-							      l->scheme);
+	ba_json_str(o, "scheme",
+		    l->kind == BLKALIGN_LAYER_DISK ? d->scheme : l->scheme);
 	ba_json_str(o, "type", l->type);
 	ba_json_s64(o, "start", (int64_t)l->start);
 	ba_json_s64(o, "size", (int64_t)l->size);
@@ -90,9 +98,12 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 		ba_json_s64(o, "soft_block_size", l->soft_block_size);
 		ba_json_s64(o, "alignment_offset", l->alignment_offset);
 	}
-	ba_json_str(o, "parent", l->parent >= 0 ? d->layers[l->parent].name : NULL);
-	json_object_object_add(o, "extended", json_object_new_boolean(l->extended));
-	json_object_object_add(o, "logical", json_object_new_boolean(l->logical));
+	ba_json_str(o, "parent",
+		    l->parent >= 0 ? d->layers[l->parent].name : NULL);
+	json_object_object_add(o, "extended",
+			       json_object_new_boolean(l->extended));
+	json_object_object_add(o, "logical",
+			       json_object_new_boolean(l->logical));
 	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
 		stack_fields(o, l);
 	if (l->lower_device) {
@@ -115,7 +126,7 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 	ba_json_str(o, "explanation", f->explanation);
 	ba_json_str(o, "fix", f->fix);
 	ba_json_str(o, "model_cost",
-		blkalign_finding_cost(d, f, mc, sizeof(mc)) ? NULL : mc);
+		    blkalign_finding_cost(d, f, mc, sizeof(mc)) ? NULL : mc);
 	ba_json_s64(o, "value", (int64_t)f->value);
 	ba_json_s64(o, "granularity", (int64_t)f->granularity);
 	ba_json_s64(o, "remainder", (int64_t)f->remainder);
@@ -124,7 +135,7 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 		ba_json_s64(o, "soft_block_size", f->soft_block_size);
 		ba_json_s64(o, "request_cap", (int64_t)f->request_cap);
 		ba_json_s64(o, "request_cap_aligned",
-			(int64_t)f->request_cap_aligned);
+			    (int64_t)f->request_cap_aligned);
 	}
 	return o;
 }
@@ -138,8 +149,10 @@ static struct json_object *device_json(const struct blkalign_device *d)
 
 	ba_json_str(o, "path", d->path);
 	ba_json_str(o, "name", d->name);
-	ba_json_str(o, "type", d->failed ? "unknown" :
-			   d->is_block_device ? "block" : "image");
+	ba_json_str(o, "type",
+		    d->failed		 ? "unknown"
+		    : d->is_block_device ? "block"
+					 : "image");
 	ba_json_s64(o, "size", (int64_t)d->size);
 	ba_json_str(o, "scheme", d->scheme);
 	ba_json_s64(o, "bytes_read", (int64_t)d->bytes_read);
@@ -176,7 +189,8 @@ int blkalign_report_write_json(const struct blkalign_report *r, FILE *out)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->ndevices; i++)
-		json_object_array_add(devices, device_json(&r->devices[i]->pub));
+		json_object_array_add(devices,
+				      device_json(&r->devices[i]->pub));
 	json_object_object_add(root, "devices", devices);
 	ba_json_s64(root, "status", r->status);
 	return ba_json_write(root, out);

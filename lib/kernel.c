@@ -61,9 +61,11 @@ int64_t blkalign_alignment_offset(uint64_t start_bytes,
  * extended partition, but leave room for LILO": min(size, max(logical
  * sector / 512, 2)) 512-byte sectors (block/partitions/msdos.c).
  */
-uint64_t ba_extended_node_bytes(uint64_t size_bytes, uint32_t logical_sector_size)
+uint64_t ba_extended_node_bytes(uint64_t size_bytes,
+				uint32_t logical_sector_size)
 {
-	uint64_t n = logical_sector_size / 512 > 2 ? logical_sector_size / 512 : 2;
+	uint64_t n =
+		logical_sector_size / 512 > 2 ? logical_sector_size / 512 : 2;
 
 	if (n > size_bytes / 512)
 		n = size_bytes / 512;

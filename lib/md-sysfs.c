@@ -101,7 +101,8 @@ static void set_raid(struct ba_device *d, struct blkalign_layer *l,
 	l->raid_data_disks = g->data_disks;
 	l->raid_chunk = g->chunk;
 	l->raid_stripe_width = g->chunk * g->data_disks;
-	l->version = g->version[0] ? ba_pool_strdup(&d->pool, g->version) : NULL;
+	l->version =
+		g->version[0] ? ba_pool_strdup(&d->pool, g->version) : NULL;
 }
 
 static const char *base(const char *path)
@@ -185,15 +186,16 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 		}
 		l->kind = BLKALIGN_LAYER_MD;
 		l->parent = idx;
-		l->name = ba_pool_printf(&d->pool, "%s:%s",
-					 d->layers[idx].name, name);
+		l->name = ba_pool_printf(&d->pool, "%s:%s", d->layers[idx].name,
+					 name);
 		l->type = "linux_raid_member";
 		l->data_offset = off;
 		l->start = d->layers[idx].start + off;
 		/* md/dev-X/size: usable KiB after the offset (1.0 and 0.90
 		 * keep their superblock after the data). */
-		l->size = size && size <= d->layers[idx].size - off ?
-				  size : d->layers[idx].size - off;
+		l->size = size && size <= d->layers[idx].size - off
+				  ? size
+				  : d->layers[idx].size - off;
 		set_raid(d, l, &g);
 	}
 	for (int i = 0; i < n; i++)

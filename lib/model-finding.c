@@ -122,7 +122,8 @@ static uint64_t data_disks(const struct blkalign_model_layer *l)
 
 static int run(const struct blkalign_model_geometry *g,
 	       const struct blkalign_model_layer *l, const char *preset,
-	       uint64_t io_size, enum blkalign_kernel k, struct blkalign_model *m)
+	       uint64_t io_size, enum blkalign_kernel k,
+	       struct blkalign_model *m)
 {
 	struct blkalign_workload w;
 	int rc = blkalign_workload_preset(preset, &w);
@@ -157,13 +158,13 @@ static int cost_soft_block(const struct blkalign_model_geometry *g,
 	rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT, &m);
 	if (rc)
 		return rc;
-	n = snprintf(buf, len,
-		     "buffered writes (mkfs, dd): %.1fx requests, at most %s "
-		     "instead of %s; reads and direct I/O: no change",
-		     blkalign_model_ratio(m.cost.requests,
-					  m.cost_aligned.requests),
-		     human(m.cost.request_max, a, sizeof(a)),
-		     human(m.cost_aligned.request_max, b, sizeof(b)));
+	n = snprintf(
+		buf, len,
+		"buffered writes (mkfs, dd): %.1fx requests, at most %s "
+		"instead of %s; reads and direct I/O: no change",
+		blkalign_model_ratio(m.cost.requests, m.cost_aligned.requests),
+		human(m.cost.request_max, a, sizeof(a)),
+		human(m.cost_aligned.request_max, b, sizeof(b)));
 	if (g->virt_boundary_mask && n > 0 && (size_t)n < len &&
 	    run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_PRE_4_11,
 		&old) == 0)
@@ -221,19 +222,20 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 	if (rc)
 		return rc;
 	if (l->raid_disks && l->raid_level >= 4 && l->raid_level <= 6) {
-		snprintf(buf, len,
-			 "direct %s writes: %.1f member I/Os each (%.1f reads) "
-			 "instead of %.1f: %.1fx",
-			 human(unit, a, sizeof(a)),
-			 per(m.cost.raid_reads + m.cost.raid_writes, m.cost.ios),
-			 per(m.cost.raid_reads, m.cost.ios),
-			 per(m.cost_aligned.raid_reads +
-				     m.cost_aligned.raid_writes,
-			     m.cost_aligned.ios),
-			 blkalign_model_ratio(
-				 m.cost.raid_reads + m.cost.raid_writes,
-				 m.cost_aligned.raid_reads +
-					 m.cost_aligned.raid_writes));
+		snprintf(
+			buf, len,
+			"direct %s writes: %.1f member I/Os each (%.1f reads) "
+			"instead of %.1f: %.1fx",
+			human(unit, a, sizeof(a)),
+			per(m.cost.raid_reads + m.cost.raid_writes, m.cost.ios),
+			per(m.cost.raid_reads, m.cost.ios),
+			per(m.cost_aligned.raid_reads +
+				    m.cost_aligned.raid_writes,
+			    m.cost_aligned.ios),
+			blkalign_model_ratio(
+				m.cost.raid_reads + m.cost.raid_writes,
+				m.cost_aligned.raid_reads +
+					m.cost_aligned.raid_writes));
 		return 0;
 	}
 	snprintf(buf, len,
@@ -288,17 +290,18 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 		return 0;
 	}
 	if (!strcmp(c, "start-io-min") || !strcmp(c, "raid-chunk"))
-		return cost_unit(&g, &l,
-				 l.raid_disks ? l.raid_chunk : g.minimum_io_size,
-				 false, buf, len);
+		return cost_unit(
+			&g, &l, l.raid_disks ? l.raid_chunk : g.minimum_io_size,
+			false, buf, len);
 	if (!strcmp(c, "start-io-opt") || !strcmp(c, "raid-stripe"))
 		return cost_unit(&g, &l,
-				 l.raid_disks ? l.raid_chunk * data_disks(&l) :
-						g.optimal_io_size,
+				 l.raid_disks ? l.raid_chunk * data_disks(&l)
+					      : g.optimal_io_size,
 				 true, buf, len);
 	if (!strcmp(c, "start-mib")) {
-		snprintf(buf, len, "none on this device: the same requests and "
-				   "no read-modify-write");
+		snprintf(buf, len,
+			 "none on this device: the same requests and "
+			 "no read-modify-write");
 		return 0;
 	}
 	return -ENOENT;

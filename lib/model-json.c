@@ -17,8 +17,8 @@ static void put_ratio(struct json_object *o, const char *k, uint64_t a,
 {
 	double r = blkalign_model_ratio(a, b);
 
-	json_object_object_add(o, k, (b || !a) ? json_object_new_double(r) :
-						  NULL);
+	json_object_object_add(o, k,
+			       (b || !a) ? json_object_new_double(r) : NULL);
 }
 
 static struct json_object *sizes_json(const struct blkalign_size_count *s,
@@ -55,8 +55,8 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 	json_object_object_add(
 		o, "request_avg",
 		json_object_new_double(c->requests ? (double)c->request_bytes /
-							     (double)c->requests :
-						     0.0));
+							     (double)c->requests
+						   : 0.0));
 	json_object_object_add(o, "request_sizes",
 			       sizes_json(c->sizes, c->nsizes));
 	ba_json_u64(o, "request_sizes_other", c->sizes_other);
@@ -75,7 +75,8 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 	return o;
 }
 
-static struct json_object *geometry_json(const struct blkalign_model_geometry *g)
+static struct json_object *
+geometry_json(const struct blkalign_model_geometry *g)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -121,11 +122,13 @@ static struct json_object *model_json(const char *name,
 	bool raid = m->actual.raid_disks != 0;
 
 	ba_json_str(w, "name", m->workload.name);
-	ba_json_str(w, "rw", m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
-	ba_json_str(w, "pattern", m->workload.pattern == BLKALIGN_IO_RANDOM ?
-				      "rand" : "seq");
-	ba_json_str(w, "path", m->workload.path == BLKALIGN_IO_DIRECT ? "direct" :
-								    "buffered");
+	ba_json_str(w, "rw",
+		    m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
+	ba_json_str(w, "pattern",
+		    m->workload.pattern == BLKALIGN_IO_RANDOM ? "rand" : "seq");
+	ba_json_str(w, "path",
+		    m->workload.path == BLKALIGN_IO_DIRECT ? "direct"
+							   : "buffered");
 	ba_json_u64(w, "io_size", m->workload.io_size);
 	ba_json_u64(w, "total", m->workload.total);
 
@@ -194,8 +197,8 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 	json_object_object_add(
 		o, "request_avg",
 		json_object_new_double(d->requests ? (double)d->bytes /
-							     (double)d->requests :
-						     0.0));
+							     (double)d->requests
+						   : 0.0));
 	json_object_object_add(o, "request_sizes",
 			       sizes_json(d->sizes, d->nsizes));
 	ba_json_u64(o, "request_sizes_other", d->sizes_other);

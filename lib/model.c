@@ -96,8 +96,8 @@ struct sim {
 	bool has_raid;
 	enum blkalign_kernel kernel;
 	const struct blkalign_workload *w;
-	uint64_t start;		/* layer start, absolute */
-	uint64_t sbs;		/* soft block size of the layer */
+	uint64_t start; /* layer start, absolute */
+	uint64_t sbs;	/* soft block size of the layer */
 	struct acc a;
 };
 
@@ -198,7 +198,7 @@ static int resolve_raid(const struct blkalign_model_layer *l, struct raid *r)
 	case 1:
 		r->data = 1;
 		break;
-	case 10:	/* near 2: each chunk on two disks */
+	case 10: /* near 2: each chunk on two disks */
 		if (r->disks < 2)
 			return -EINVAL;
 		r->data = r->disks / 2;
@@ -247,8 +247,7 @@ static uint64_t size_count(const struct acc *a, uint64_t bytes)
 }
 
 /* Chunks of the RAID grid that [abs, abs + len) touches. */
-static uint64_t chunks_touched(const struct raid *r, uint64_t abs,
-			       uint64_t len)
+static uint64_t chunks_touched(const struct raid *r, uint64_t abs, uint64_t len)
 {
 	return (abs + len - 1) / r->chunk - abs / r->chunk + 1;
 }
@@ -279,12 +278,13 @@ static void account_request(struct sim *s, uint64_t off, uint64_t len,
 	a->physical_sectors += n;
 	if (write && (head % g->pss || tail % g->pss)) {
 		a->partial_requests++;
-		a->rmw += n == 1 ? 1 : (head % g->pss != 0) + (tail % g->pss != 0);
+		a->rmw += n == 1 ? 1
+				 : (head % g->pss != 0) + (tail % g->pss != 0);
 	}
 	if (!s->has_raid)
 		return;
-	if (s->r.level != 1 &&
-	    chunks_touched(&s->r, abs, len) > (len + s->r.chunk - 1) / s->r.chunk)
+	if (s->r.level != 1 && chunks_touched(&s->r, abs, len) >
+				       (len + s->r.chunk - 1) / s->r.chunk)
 		a->chunk_straddles++;
 	switch (s->r.level) {
 	case 1:
@@ -317,7 +317,8 @@ static void stripe_write(struct acc *a, const struct raid *r, uint64_t lo,
 			 uint64_t hi, uint64_t times)
 {
 	uint64_t w = (hi - 1) / r->chunk - lo / r->chunk + 1;
-	uint64_t full_lo = (lo + r->chunk - 1) / r->chunk, full_hi = hi / r->chunk;
+	uint64_t full_lo = (lo + r->chunk - 1) / r->chunk,
+		 full_hi = hi / r->chunk;
 	uint64_t f = full_hi > full_lo ? full_hi - full_lo : 0;
 	uint64_t rmw_reads = w + r->parity, rcw_reads = r->data - f;
 
@@ -422,7 +423,8 @@ static uint64_t buffered_write(struct sim *s, uint64_t off, uint64_t end,
 static uint64_t max_split(const struct geom *g, uint64_t abs)
 {
 	uint64_t start = abs % g->pss;
-	uint64_t end = round_down(start + round_down(g->max_bytes, 512), g->pss);
+	uint64_t end =
+		round_down(start + round_down(g->max_bytes, 512), g->pss);
 
 	if (end > start)
 		return end - start;
@@ -550,7 +552,8 @@ static void run_stream(struct sim *s, uint64_t end, uint64_t period,
 	if (period && period % s->g.lss == 0 && period / s->g.lss <= MAX_STATES)
 		snaps = calloc(period / s->g.lss, sizeof(*snaps));
 	while (off < end) {
-		if (snaps && !skipped && end - off > bound && off % s->g.lss == 0) {
+		if (snaps && !skipped && end - off > bound &&
+		    off % s->g.lss == 0) {
 			struct snap *sn = &snaps[(off % period) / s->g.lss];
 
 			if (sn->seen) {
@@ -638,9 +641,8 @@ static uint64_t request_cap(const struct sim *s, uint64_t seg)
 	if (w->path == BLKALIGN_IO_DIRECT) {
 		if (!seg)
 			seg = min64(g->page, g->max_seg_size);
-		return min64(w->io_size,
-			     min64(round_down(g->max_bytes, g->lss),
-				   g->max_segs * seg));
+		return min64(w->io_size, min64(round_down(g->max_bytes, g->lss),
+					       g->max_segs * seg));
 	}
 	if (w->dir == BLKALIGN_IO_READ) {
 		uint64_t cap = read_cap(g, w->io_size,
@@ -648,7 +650,8 @@ static uint64_t request_cap(const struct sim *s, uint64_t seg)
 
 		if (seg)
 			cap = min64(cap, max64(round_down(g->max_segs * seg,
-							  g->page), g->page));
+							  g->page),
+					       g->page));
 		return cap;
 	}
 	/* pre-4.11 with a virt boundary: only the pair across a boundary */
@@ -706,7 +709,7 @@ static void scale_acc(struct acc *a, uint64_t k, uint64_t n)
 {
 	double f = (double)n / (double)k;
 
-#define SC(x) (x) = (uint64_t)((double)(x) * f + 0.5)
+#define SC(x) (x) = (uint64_t)((double)(x)*f + 0.5)
 	SC(a->ios);
 	SC(a->bios);
 	SC(a->requests);
@@ -738,8 +741,7 @@ static void scale_acc(struct acc *a, uint64_t k, uint64_t n)
 int blkalign_model_cost(const struct blkalign_model_geometry *g,
 			const struct blkalign_model_layer *l,
 			const struct blkalign_workload *w,
-			enum blkalign_kernel k,
-			struct blkalign_model_cost *out)
+			enum blkalign_kernel k, struct blkalign_model_cost *out)
 {
 	struct sim s;
 	uint64_t total, period, bound;
@@ -779,7 +781,8 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 
 	if (w->pattern == BLKALIGN_IO_SEQUENTIAL) {
 		bound = 2 * (w->io_size + s.g.max_bytes + s.g.ra_bytes +
-			     s.g.page) + (period ? period : 0);
+			     s.g.page) +
+			(period ? period : 0);
 		if (w->path == BLKALIGN_IO_DIRECT) {
 			total = round_down(total, w->io_size);
 			period = ba_lcm64(period, w->io_size);
@@ -831,7 +834,8 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 	out->bytes = total;
 	out->soft_block_size = (uint32_t)s.sbs;
 	out->request_cap = request_cap(&s, 0);
-	out->request_cap_min = request_cap(&s, min64(s.g.page, s.g.max_seg_size));
+	out->request_cap_min =
+		request_cap(&s, min64(s.g.page, s.g.max_seg_size));
 	out->request_cap_max = request_cap(&s, s.g.max_seg_size);
 	return 0;
 }
@@ -841,22 +845,29 @@ static const struct {
 	struct blkalign_workload w;
 } presets[] = {
 	/* dd bs=1M of/if a device: 1 GiB (capped at the layer) */
-	{ "seq-write-buffered", { "seq-write-buffered", BLKALIGN_IO_WRITE,
-		BLKALIGN_IO_SEQUENTIAL, BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB } },
-	{ "seq-write-direct", { "seq-write-direct", BLKALIGN_IO_WRITE,
-		BLKALIGN_IO_SEQUENTIAL, BLKALIGN_IO_DIRECT, MIB, 1024 * MIB } },
-	{ "seq-read", { "seq-read", BLKALIGN_IO_READ,
-		BLKALIGN_IO_SEQUENTIAL, BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB } },
-	{ "seq-read-direct", { "seq-read-direct", BLKALIGN_IO_READ,
-		BLKALIGN_IO_SEQUENTIAL, BLKALIGN_IO_DIRECT, MIB, 1024 * MIB } },
+	{"seq-write-buffered",
+	 {"seq-write-buffered", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
+	  BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB}},
+	{"seq-write-direct",
+	 {"seq-write-direct", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
+	  BLKALIGN_IO_DIRECT, MIB, 1024 * MIB}},
+	{"seq-read",
+	 {"seq-read", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
+	  BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB}},
+	{"seq-read-direct",
+	 {"seq-read-direct", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
+	  BLKALIGN_IO_DIRECT, MIB, 1024 * MIB}},
 	/* a database or a VM image: 4 KiB O_DIRECT writes, 1 GiB of them */
-	{ "rand-write-4k", { "rand-write-4k", BLKALIGN_IO_WRITE,
-		BLKALIGN_IO_RANDOM, BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB } },
-	{ "rand-read-4k", { "rand-read-4k", BLKALIGN_IO_READ,
-		BLKALIGN_IO_RANDOM, BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB } },
+	{"rand-write-4k",
+	 {"rand-write-4k", BLKALIGN_IO_WRITE, BLKALIGN_IO_RANDOM,
+	  BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB}},
+	{"rand-read-4k",
+	 {"rand-read-4k", BLKALIGN_IO_READ, BLKALIGN_IO_RANDOM,
+	  BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB}},
 	/* mkfs writing (zeroing) the whole device through the page cache */
-	{ "mkfs", { "mkfs", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
-		BLKALIGN_IO_BUFFERED, MIB, 0 } },
+	{"mkfs",
+	 {"mkfs", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
+	  BLKALIGN_IO_BUFFERED, MIB, 0}},
 };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))

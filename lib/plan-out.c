@@ -108,8 +108,8 @@ static struct json_object *part_json(const struct blkalign_plan_part *pp,
 	ba_json_u64(o, "bytes_to_copy", pp->bytes_to_copy);
 	json_object_object_add(
 		o, "estimated_seconds",
-		json_object_new_double(tput > 0 ? pp->bytes_to_copy / tput :
-						  0));
+		json_object_new_double(tput > 0 ? pp->bytes_to_copy / tput
+						: 0));
 	ba_json_str(o, "reason", pp->reason);
 	for (size_t c = 0; c < pp->ncommands; c++)
 		json_object_array_add(cmds,
@@ -122,8 +122,8 @@ static struct json_object *part_json(const struct blkalign_plan_part *pp,
 	return o;
 }
 
-static struct json_object *plan_json(const struct blkalign_plan *p,
-				     int only, double tput)
+static struct json_object *plan_json(const struct blkalign_plan *p, int only,
+				     double tput)
 {
 	const struct blkalign_device *d = p->device;
 	struct json_object *o = json_object_new_object();
@@ -134,7 +134,7 @@ static struct json_object *plan_json(const struct blkalign_plan *p,
 	ba_json_str(o, "scheme", d->scheme);
 	ba_json_u64(o, "size", d->size);
 	ba_json_u64(o, "logical_sector_size",
-		(uint64_t)d->topology.logical_sector_size.value);
+		    (uint64_t)d->topology.logical_sector_size.value);
 	ba_json_u64(o, "grain", p->grain);
 	ba_json_u64(o, "size_granularity", p->size_granularity);
 	ba_json_u64(o, "usable_end", p->usable_end);
@@ -152,8 +152,8 @@ static struct json_object *plan_json(const struct blkalign_plan *p,
  * throughput_bytes_per_second, devices: [ { path, ..., partitions: [] } ] }.
  * Returns: 0, -EINVAL, -ENOMEM or -EIO.
  */
-int blkalign_plan_write_json(struct blkalign_plan *const *plans,
-			     size_t nplans, int only, double tput, FILE *out)
+int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
+			     int only, double tput, FILE *out)
 {
 	struct json_object *root, *arr;
 

@@ -107,8 +107,8 @@ static int add_walked(struct ba_device *d, const struct ba_dos_part *p,
 	l->size = p->sectors * lss;
 	l->scheme = "dos";
 	l->type = ba_pool_printf(&d->pool, "0x%x", p->type);
-	l->extended = !logical && (p->type == 0x05 || p->type == 0x0f ||
-				   p->type == 0x85);
+	l->extended = !logical &&
+		      (p->type == 0x05 || p->type == 0x0f || p->type == 0x85);
 	l->logical = logical;
 	return 0;
 }
@@ -181,8 +181,8 @@ int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size)
 		goto out;
 	}
 	tab = blkid_partlist_get_table(ls);
-	d->pub.scheme = ba_pool_strdup(&d->pool,
-				       tab ? blkid_parttable_get_type(tab) : NULL);
+	d->pub.scheme = ba_pool_strdup(
+		&d->pool, tab ? blkid_parttable_get_type(tab) : NULL);
 	n = blkid_partlist_numof_partitions(ls);
 	for (int i = 0; i < n; i++) {
 		blkid_partition par = blkid_partlist_get_partition(ls, i);

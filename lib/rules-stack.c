@@ -96,11 +96,11 @@ static const char *offset_hint(const struct blkalign_layer *l)
 {
 	switch (l->kind) {
 	case BLKALIGN_LAYER_MD:
-		return l->data_offset == 0 ?
-			"move the member partition so that its start is a "
-			"multiple of the grid" :
-			"recreate the array with mdadm --data-offset so that "
-			"partition start + data offset is a multiple of the grid";
+		return l->data_offset == 0
+			       ? "move the member partition so that its start is a "
+				 "multiple of the grid"
+			       : "recreate the array with mdadm --data-offset so that "
+				 "partition start + data offset is a multiple of the grid";
 	case BLKALIGN_LAYER_LVM:
 		return "recreate the PV with pvcreate --dataalignment (and "
 		       "--dataalignmentoffset) so that pe_start lands on a "
@@ -150,17 +150,22 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 			"%" PRIu64 " bytes off the %" PRIu64
 			"-byte physical sector grid",
 			what_starts(l), l->name, l->start, r, g->pss);
-		f->explanation = l->kind == BLKALIGN_LAYER_FILESYSTEM ?
-			"every cluster straddles two physical sectors: the "
-			"drive does read-modify-write on each cluster write" :
-			"every write through this layer straddles physical "
-			"sectors: the drive does read-modify-write";
-		f->fix = l->kind == BLKALIGN_LAYER_MD && l->data_offset == 0 ?
-			"move the member partition to a 1 MiB boundary (the md "
-			"data area starts with it), or recreate the array with "
-			"metadata 1.2 on aligned partitions" :
-			ba_pool_printf(&d->pool, "%s (%" PRIu64 " bytes from the "
-				       "device start)", offset_hint(l), g->pss);
+		f->explanation =
+			l->kind == BLKALIGN_LAYER_FILESYSTEM
+				? "every cluster straddles two physical sectors: the "
+				  "drive does read-modify-write on each cluster write"
+				: "every write through this layer straddles physical "
+				  "sectors: the drive does read-modify-write";
+		f->fix =
+			l->kind == BLKALIGN_LAYER_MD && l->data_offset == 0
+				? "move the member partition to a 1 MiB boundary (the md "
+				  "data area starts with it), or recreate the array with "
+				  "metadata 1.2 on aligned partitions"
+				: ba_pool_printf(&d->pool,
+						 "%s (%" PRIu64
+						 " bytes from the "
+						 "device start)",
+						 offset_hint(l), g->pss);
 		return;
 	}
 	if (!g->striped)
@@ -175,21 +180,27 @@ static void check_data_start(struct ba_device *d, int i, const struct grid *g)
 		code[5] == 'c' ? g->chunk : g->stripe, r);
 	if (!f)
 		return;
-	f->message = ba_pool_printf(
-		&d->pool, "%s of '%s' starts %" PRIu64 " bytes off the %" PRIu64
-		"-byte RAID %s grid",
-		what_starts(l), l->name, r, code[5] == 'c' ? g->chunk : g->stripe,
-		code[5] == 'c' ? "chunk" : "full-stripe");
-	f->explanation = code[5] == 'c' ?
+	f->message =
 		ba_pool_printf(&d->pool,
-			       "chunk-sized writes through this layer straddle two "
-			       "chunks, on two disks: two partial writes instead "
-			       "of one") :
-		ba_pool_printf(&d->pool,
-			       "a %" PRIu64 "-byte full-stripe write through this "
-			       "layer spans two stripes: two partial-stripe "
-			       "writes, each a parity read-modify-write",
-			       g->stripe);
+			       "%s of '%s' starts %" PRIu64
+			       " bytes off the %" PRIu64 "-byte RAID %s grid",
+			       what_starts(l), l->name, r,
+			       code[5] == 'c' ? g->chunk : g->stripe,
+			       code[5] == 'c' ? "chunk" : "full-stripe");
+	f->explanation =
+		code[5] == 'c'
+			? ba_pool_printf(
+				  &d->pool,
+				  "chunk-sized writes through this layer straddle two "
+				  "chunks, on two disks: two partial writes instead "
+				  "of one")
+			: ba_pool_printf(
+				  &d->pool,
+				  "a %" PRIu64
+				  "-byte full-stripe write through this "
+				  "layer spans two stripes: two partial-stripe "
+				  "writes, each a parity read-modify-write",
+				  g->stripe);
 	f->fix = ba_pool_printf(&d->pool, "%s (%" PRIu64 " bytes)",
 				offset_hint(l), g->stripe);
 }
@@ -214,10 +225,12 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 					"'%s' has ashift %u (%u-byte blocks), "
 					"smaller than the %" PRIu64
 					"-byte physical sector",
-					l->name, l->zfs_ashift, l->unit, g->pss);
-				f->explanation = "ZFS writes blocks smaller than a "
-						 "physical sector: read-modify-write "
-						 "in the drive on most writes";
+					l->name, l->zfs_ashift, l->unit,
+					g->pss);
+				f->explanation =
+					"ZFS writes blocks smaller than a "
+					"physical sector: read-modify-write "
+					"in the drive on most writes";
 				f->fix = "recreate the pool with -o ashift=12 "
 					 "(ashift cannot be changed on a vdev)";
 			}
@@ -234,14 +247,16 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 					"but most drives sold since 2011 have "
 					"4 KiB ones behind 512-byte reporting",
 					l->name, l->zfs_ashift, l->unit);
-				f->explanation = "none as reported; if the drive "
-						 "hides 4 KiB physical sectors, ZFS "
-						 "writes blocks smaller than one: "
-						 "read-modify-write on most writes";
-				f->fix = "'blkalign bench' on the disk measures "
-					 "its physical sector; pools for 4 KiB "
-					 "drives use -o ashift=12 (ashift "
-					 "cannot be changed on a vdev)";
+				f->explanation =
+					"none as reported; if the drive "
+					"hides 4 KiB physical sectors, ZFS "
+					"writes blocks smaller than one: "
+					"read-modify-write on most writes";
+				f->fix =
+					"'blkalign bench' on the disk measures "
+					"its physical sector; pools for 4 KiB "
+					"drives use -o ashift=12 (ashift "
+					"cannot be changed on a vdev)";
 			}
 		} else if (l->unit && vdev_start % l->unit) {
 			f = add(d, "zfs-ashift", BLKALIGN_WARNING, i,
@@ -253,10 +268,12 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 					", off its %u-byte ZFS block grid",
 					d->layers[l->parent].name, vdev_start,
 					l->unit);
-				f->explanation = "every ZFS block straddles two "
-						 "of the blocks it assumes";
-				f->fix = "recreate the vdev partition on a 1 MiB "
-					 "boundary";
+				f->explanation =
+					"every ZFS block straddles two "
+					"of the blocks it assumes";
+				f->fix =
+					"recreate the vdev partition on a 1 MiB "
+					"boundary";
 			}
 		}
 		return;
@@ -270,22 +287,25 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 	if (!f)
 		return;
 	f->message = ba_pool_printf(
-		&d->pool, "'%s' uses %u-byte %s, smaller than the %" PRIu64
+		&d->pool,
+		"'%s' uses %u-byte %s, smaller than the %" PRIu64
 		"-byte physical sector",
 		l->name, unit,
-		l->kind == BLKALIGN_LAYER_LUKS ? "encryption sectors" :
-		xfs && l->sector_size ? "sectors" : "blocks",
+		l->kind == BLKALIGN_LAYER_LUKS ? "encryption sectors"
+		: xfs && l->sector_size	       ? "sectors"
+					       : "blocks",
 		g->pss);
 	f->explanation = "writes of one unit cover part of a physical sector: "
 			 "read-modify-write in the drive";
-	f->fix = l->kind == BLKALIGN_LAYER_LUKS ?
-		(l->version && !strcmp(l->version, "1") ?
-			 "LUKS1 always encrypts 512-byte sectors: convert to "
-			 "LUKS2 (cryptsetup convert --type luks2) and re-encrypt "
-			 "with cryptsetup reencrypt --sector-size 4096" :
-			 "re-encrypt with cryptsetup reencrypt --sector-size 4096") :
-		"recreate the filesystem with 4096-byte blocks (mkfs.ext4 -b "
-		"4096, mkfs.xfs -s size=4096)";
+	f->fix =
+		l->kind == BLKALIGN_LAYER_LUKS
+			? (l->version && !strcmp(l->version, "1")
+				   ? "LUKS1 always encrypts 512-byte sectors: convert to "
+				     "LUKS2 (cryptsetup convert --type luks2) and re-encrypt "
+				     "with cryptsetup reencrypt --sector-size 4096"
+				   : "re-encrypt with cryptsetup reencrypt --sector-size 4096")
+			: "recreate the filesystem with 4096-byte blocks (mkfs.ext4 -b "
+			  "4096, mkfs.xfs -s size=4096)";
 }
 
 /* ext4 stride/stripe_width and XFS sunit/swidth against the RAID below. */
@@ -321,18 +341,20 @@ static void check_stride(struct ba_device *d, int i, const struct grid *g)
 			g->chunk, g->stripe);
 	f->explanation = "the allocator does not place data and metadata on "
 			 "stripe boundaries: more partial-stripe writes";
-	f->fix = xfs ?
-		ba_pool_printf(&d->pool,
+	f->fix = xfs ? ba_pool_printf(
+			       &d->pool,
 			       "mount with sunit=%" PRIu64 ",swidth=%" PRIu64
 			       " (512-byte units) or recreate with mkfs.xfs -d "
 			       "su=%" PRIu64 ",sw=%" PRIu64,
 			       g->chunk / 512, g->stripe / 512, g->chunk,
-			       g->stripe / g->chunk) :
-		ba_pool_printf(&d->pool,
-			       "tune2fs -E stride=%" PRIu64 ",stripe_width=%" PRIu64
-			       " (in filesystem blocks of %u bytes)",
-			       l->unit ? g->chunk / l->unit : 0,
-			       l->unit ? g->stripe / l->unit : 0, l->unit);
+			       g->stripe / g->chunk)
+		     : ba_pool_printf(&d->pool,
+				      "tune2fs -E stride=%" PRIu64
+				      ",stripe_width=%" PRIu64
+				      " (in filesystem blocks of %u bytes)",
+				      l->unit ? g->chunk / l->unit : 0,
+				      l->unit ? g->stripe / l->unit : 0,
+				      l->unit);
 }
 
 /**

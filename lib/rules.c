@@ -33,7 +33,8 @@ static const char *human(struct ba_device *d, uint64_t bytes)
 
 static bool is_partition(const struct blkalign_layer *l)
 {
-	return l->kind == BLKALIGN_LAYER_PARTITION || l->kind == BLKALIGN_LAYER_BSD;
+	return l->kind == BLKALIGN_LAYER_PARTITION ||
+	       l->kind == BLKALIGN_LAYER_BSD;
 }
 
 static int64_t ao_of(const struct ba_device *d)
@@ -49,11 +50,13 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
 
 	f->suggested = ba_round_up_grid(l->start, (uint64_t)ao_of(d),
-				     topo_grain(&d->pub.topology));
+					topo_grain(&d->pub.topology));
 	if (l->kind == BLKALIGN_LAYER_DISK) {
-		uint64_t pss = (uint64_t)d->pub.topology.physical_sector_size.value;
+		uint64_t pss =
+			(uint64_t)d->pub.topology.physical_sector_size.value;
 
-		f->suggested = ba_round_up_grid(l->start, (uint64_t)ao_of(d), pss);
+		f->suggested =
+			ba_round_up_grid(l->start, (uint64_t)ao_of(d), pss);
 		f->fix = ba_pool_printf(
 			&d->pool,
 			"data written on the whole of '%s' starts off the grid: "
@@ -61,7 +64,8 @@ static void start_fix(struct ba_device *d, struct blkalign_finding *f,
 			", or %" PRIu64 " on the 1 MiB grain)",
 			l->name, f->suggested / lss,
 			ba_round_up_grid(MIB, (uint64_t)ao_of(d),
-				      topo_grain(&d->pub.topology)) / lss);
+					 topo_grain(&d->pub.topology)) /
+				lss);
 		return;
 	}
 	f->fix = ba_pool_printf(
@@ -91,8 +95,8 @@ static void start_io_min(struct ba_device *d, int i, uint64_t min_io,
 {
 	const struct blkalign_layer *l = &d->layers[i];
 	struct blkalign_finding *f = ba_device_add_finding(
-		d, d->md_array ? "raid-chunk" : "start-io-min", BLKALIGN_WARNING,
-		i);
+		d, d->md_array ? "raid-chunk" : "start-io-min",
+		BLKALIGN_WARNING, i);
 
 	if (!f)
 		return;
@@ -124,11 +128,11 @@ static void start_io_opt(struct ba_device *d, int i, uint64_t opt, uint64_t r)
 	f->value = l->start;
 	f->granularity = opt;
 	f->remainder = r;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' starts %" PRIu64 " bytes off the %s optimal I/O grain "
-		"(stripe width) of the device",
-		l->name, r, human(d, opt));
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' starts %" PRIu64
+				    " bytes off the %s optimal I/O grain "
+				    "(stripe width) of the device",
+				    l->name, r, human(d, opt));
 	f->explanation = ba_pool_printf(
 		&d->pool,
 		"full-stripe writes of %s become two partial-stripe writes "
@@ -198,17 +202,19 @@ static void check_start(struct ba_device *d, int i)
 	r = ba_off_grid(l->start, ao, pss);
 	if (r) {
 		off = true;
-		f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR, i);
+		f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR,
+					  i);
 		if (!f)
 			return;
 		f->value = l->start;
 		f->granularity = pss;
 		f->remainder = r;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"'%s' starts at byte %" PRIu64 ", %" PRIu64
-			" bytes past a %" PRIu64 "-byte physical sector boundary",
-			l->name, l->start, r, pss);
+		f->message =
+			ba_pool_printf(&d->pool,
+				       "'%s' starts at byte %" PRIu64
+				       ", %" PRIu64 " bytes past a %" PRIu64
+				       "-byte physical sector boundary",
+				       l->name, l->start, r, pss);
 		f->explanation = ba_pool_printf(
 			&d->pool,
 			"every %s write straddles two physical sectors: the "
@@ -327,11 +333,11 @@ static void check_end(struct ba_device *d, int i)
 	f->value = end;
 	f->granularity = pss;
 	f->remainder = r;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' ends at byte %" PRIu64 ", %" PRIu64 " bytes into a "
-		"%" PRIu64 "-byte physical sector",
-		l->name, end, r, pss);
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' ends at byte %" PRIu64 ", %" PRIu64
+				    " bytes into a "
+				    "%" PRIu64 "-byte physical sector",
+				    l->name, end, r, pss);
 	f->explanation = ba_pool_printf(
 		&d->pool,
 		"its last physical sector is shared with what follows: writes "
@@ -355,7 +361,8 @@ static void check_end(struct ba_device *d, int i)
 					   "physical sector grid first "
 					   "(start-physical), then %s",
 					   l->name,
-					   resize_text(d, i, f->suggested, unit));
+					   resize_text(d, i, f->suggested,
+						       unit));
 		return;
 	}
 	f->suggested = size_fix(d, l, unit);
@@ -403,8 +410,8 @@ static void check_soft_block(struct ba_device *d, int i)
 	if (l->soft_block_size >= page)
 		return;
 	f = ba_device_add_finding(d, "soft-block-size",
-				  bypasses_page_cache(d, i) ? BLKALIGN_INFO :
-							      BLKALIGN_WARNING,
+				  bypasses_page_cache(d, i) ? BLKALIGN_INFO
+							    : BLKALIGN_WARNING,
 				  i);
 	if (!f)
 		return;
@@ -430,9 +437,10 @@ static void check_soft_block(struct ba_device *d, int i)
 		&d->pool,
 		"%sbuffered writes to it (mkfs, dd, raw databases) go out in "
 		"requests of at most %s instead of %s: %.1fx as many requests",
-		f->severity == BLKALIGN_INFO ?
-			"what it holds does its I/O below the partition's page "
-			"cache, so only raw I/O on the partition itself pays: " : "",
+		f->severity == BLKALIGN_INFO
+			? "what it holds does its I/O below the partition's page "
+			  "cache, so only raw I/O on the partition itself pays: "
+			: "",
 		human(d, cap), human(d, cap_aligned),
 		cap ? (double)cap_aligned / (double)cap : 0.0);
 	f->fix = resize_text(d, i, f->suggested, size_unit(d, i));
@@ -456,11 +464,11 @@ static void check_disk_sectors(struct ba_device *d)
 	f->granularity = lss;
 	f->remainder = l->size % lss;
 	f->suggested = size_fix(d, l, unit);
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' is %" PRIu64 " bytes, not a whole number of %" PRIu64
-		"-byte sectors",
-		l->name, l->size, lss);
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' is %" PRIu64
+				    " bytes, not a whole number of %" PRIu64
+				    "-byte sectors",
+				    l->name, l->size, lss);
 	f->explanation = ba_pool_printf(
 		&d->pool,
 		"its last %" PRIu64 " bytes are out of reach: a loop device "
@@ -483,15 +491,15 @@ static void check_past_end(struct ba_device *d, int i)
 	f->value = end;
 	f->granularity = d->pub.size;
 	f->remainder = end - d->pub.size;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' ends at byte %" PRIu64 ", %" PRIu64
-		" bytes past the end of the device",
-		l->name, end, end - d->pub.size);
+	f->message = ba_pool_printf(&d->pool,
+				    "'%s' ends at byte %" PRIu64 ", %" PRIu64
+				    " bytes past the end of the device",
+				    l->name, end, end - d->pub.size);
 	f->explanation = "the kernel truncates or refuses the partition; "
 			 "data past the end is lost";
-	f->fix = "check whether the image is truncated or the table was "
-		 "copied from a larger disk; fix the table with sfdisk or gdisk";
+	f->fix =
+		"check whether the image is truncated or the table was "
+		"copied from a larger disk; fix the table with sfdisk or gdisk";
 }
 
 static void overlap(struct ba_device *d, int a, int b)
@@ -565,9 +573,8 @@ static void check_inside_parent(struct ba_device *d, int i)
 	if (!f)
 		return;
 	f->value = l->start;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' is not entirely inside '%s'",
-				    l->name, p->name);
+	f->message = ba_pool_printf(
+		&d->pool, "'%s' is not entirely inside '%s'", l->name, p->name);
 	f->explanation = "the partition overlaps space its container does "
 			 "not own";
 	f->fix = "fix the table (sfdisk, fdisk) before using the partition";
@@ -595,15 +602,17 @@ static void check_device(struct ba_device *d)
 		}
 	}
 	if (t->optimal_io_note) {
-		f = ba_device_add_finding(d, "io-opt-ignored", BLKALIGN_INFO, 0);
+		f = ba_device_add_finding(d, "io-opt-ignored", BLKALIGN_INFO,
+					  0);
 		if (f) {
 			f->value = (uint64_t)t->optimal_io_size_raw;
 			f->message = ba_pool_printf(
 				&d->pool,
 				"optimal I/O size %" PRId64 " ignored: %s",
 				t->optimal_io_size_raw, t->optimal_io_note);
-			f->explanation = "as libfdisk does; partitioning "
-					 "tools would otherwise pick odd starts";
+			f->explanation =
+				"as libfdisk does; partitioning "
+				"tools would otherwise pick odd starts";
 			f->fix = "nothing to do";
 		}
 	}
@@ -634,16 +643,19 @@ void ba_rules_run(struct ba_device *d)
 		struct blkalign_layer *l = &d->layers[i];
 
 		l->soft_block_size = blkalign_soft_block_size(
-			l->extended ? ba_extended_node_bytes(l->size, lss) :
-				      l->size,
+			l->extended ? ba_extended_node_bytes(l->size, lss)
+				    : l->size,
 			lss, (uint32_t)d->pub.topology.page_size.value);
-		l->alignment_offset = i == 0 ?
-			d->pub.topology.alignment_offset.value :
-			blkalign_alignment_offset(
-				l->start,
-				(uint32_t)d->pub.topology.physical_sector_size.value,
-				(uint32_t)d->pub.topology.minimum_io_size.value,
-				d->pub.topology.alignment_offset.value);
+		l->alignment_offset =
+			i == 0 ? d->pub.topology.alignment_offset.value
+			       : blkalign_alignment_offset(
+					 l->start,
+					 (uint32_t)d->pub.topology
+						 .physical_sector_size.value,
+					 (uint32_t)d->pub.topology
+						 .minimum_io_size.value,
+					 d->pub.topology.alignment_offset
+						 .value);
 		if (is_partition(l)) {
 			check_past_end(d, (int)i);
 			check_inside_parent(d, (int)i);

@@ -39,7 +39,8 @@ int ba_sysfs_read_str(const char *dir, const char *attr, char *buf, size_t len)
 
 	if (len == 0)
 		return -EINVAL;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, attr) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, attr) >=
+	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

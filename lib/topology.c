@@ -28,17 +28,18 @@ void ba_topology_image(const struct blkalign_ctx *ctx,
 	uint32_t pss = g->physical_sector_size ? g->physical_sector_size : lss;
 
 	set(&t->logical_sector_size, lss,
-	    g->logical_sector_size ? BLKALIGN_SRC_OPTION : BLKALIGN_SRC_ASSUMED);
+	    g->logical_sector_size ? BLKALIGN_SRC_OPTION
+				   : BLKALIGN_SRC_ASSUMED);
 	set(&t->physical_sector_size, pss,
-	    g->physical_sector_size ? BLKALIGN_SRC_OPTION :
-				      BLKALIGN_SRC_ASSUMED);
+	    g->physical_sector_size ? BLKALIGN_SRC_OPTION
+				    : BLKALIGN_SRC_ASSUMED);
 	set(&t->minimum_io_size, g->minimum_io_size ? g->minimum_io_size : pss,
 	    g->minimum_io_size ? BLKALIGN_SRC_OPTION : BLKALIGN_SRC_ASSUMED);
 	set(&t->optimal_io_size, g->optimal_io_size,
 	    g->optimal_io_size ? BLKALIGN_SRC_OPTION : BLKALIGN_SRC_ASSUMED);
 	set(&t->alignment_offset, g->alignment_offset,
-	    g->alignment_offset_set ? BLKALIGN_SRC_OPTION :
-				      BLKALIGN_SRC_ASSUMED);
+	    g->alignment_offset_set ? BLKALIGN_SRC_OPTION
+				    : BLKALIGN_SRC_ASSUMED);
 	set(&t->max_segments, BA_DEF_MAX_SEGMENTS, BLKALIGN_SRC_ASSUMED);
 	set(&t->max_sectors_kb, BA_DEF_MAX_SECTORS_KB, BLKALIGN_SRC_ASSUMED);
 	set(&t->max_segment_size, BA_DEF_MAX_SEGMENT_SIZE,
@@ -55,15 +56,15 @@ struct sysfs_attr {
 
 /* queue/ attributes of the whole disk, in libblkid's order of trust. */
 static const struct sysfs_attr queue_attrs[] = {
-	{ "queue/logical_block_size", TOPO_FIELD(logical_sector_size) },
-	{ "queue/physical_block_size", TOPO_FIELD(physical_sector_size) },
-	{ "queue/minimum_io_size", TOPO_FIELD(minimum_io_size) },
-	{ "queue/optimal_io_size", TOPO_FIELD(optimal_io_size) },
-	{ "queue/max_segments", TOPO_FIELD(max_segments) },
-	{ "queue/max_sectors_kb", TOPO_FIELD(max_sectors_kb) },
-	{ "queue/max_segment_size", TOPO_FIELD(max_segment_size) },
-	{ "queue/virt_boundary_mask", TOPO_FIELD(virt_boundary_mask) },
-	{ "queue/rotational", TOPO_FIELD(rotational) },
+	{"queue/logical_block_size", TOPO_FIELD(logical_sector_size)},
+	{"queue/physical_block_size", TOPO_FIELD(physical_sector_size)},
+	{"queue/minimum_io_size", TOPO_FIELD(minimum_io_size)},
+	{"queue/optimal_io_size", TOPO_FIELD(optimal_io_size)},
+	{"queue/max_segments", TOPO_FIELD(max_segments)},
+	{"queue/max_sectors_kb", TOPO_FIELD(max_sectors_kb)},
+	{"queue/max_segment_size", TOPO_FIELD(max_segment_size)},
+	{"queue/virt_boundary_mask", TOPO_FIELD(virt_boundary_mask)},
+	{"queue/rotational", TOPO_FIELD(rotational)},
 };
 
 /**
@@ -107,8 +108,7 @@ void ba_topology_ioctl(int fd, struct blkalign_topology *t)
 
 	if (!t->logical_sector_size.source && ioctl(fd, BLKSSZGET, &i) == 0)
 		set(&t->logical_sector_size, i, BLKALIGN_SRC_IOCTL);
-	if (!t->physical_sector_size.source &&
-	    ioctl(fd, BLKPBSZGET, &u) == 0)
+	if (!t->physical_sector_size.source && ioctl(fd, BLKPBSZGET, &u) == 0)
 		set(&t->physical_sector_size, u, BLKALIGN_SRC_IOCTL);
 	if (!t->minimum_io_size.source && ioctl(fd, BLKIOMIN, &u) == 0)
 		set(&t->minimum_io_size, u, BLKALIGN_SRC_IOCTL);
@@ -165,7 +165,8 @@ void ba_topology_finish(const struct blkalign_ctx *ctx,
 	if (!t->alignment_offset.source)
 		set(&t->alignment_offset, 0, BLKALIGN_SRC_ASSUMED);
 	if (!t->max_segments.source)
-		set(&t->max_segments, BA_DEF_MAX_SEGMENTS, BLKALIGN_SRC_ASSUMED);
+		set(&t->max_segments, BA_DEF_MAX_SEGMENTS,
+		    BLKALIGN_SRC_ASSUMED);
 	if (!t->max_sectors_kb.source)
 		set(&t->max_sectors_kb, BA_DEF_MAX_SECTORS_KB,
 		    BLKALIGN_SRC_ASSUMED);

@@ -62,8 +62,8 @@ int ba_trace_parse_line(const char *line, struct ba_trace_event *ev)
 		const char *tag;
 		enum ba_trace_kind kind;
 	} tags[] = {
-		{ ": block_rq_issue: ", BA_TRACE_ISSUE },
-		{ ": block_rq_complete: ", BA_TRACE_COMPLETE },
+		{": block_rq_issue: ", BA_TRACE_ISSUE},
+		{": block_rq_complete: ", BA_TRACE_COMPLETE},
 	};
 	const char *p = NULL, *open, *close;
 	unsigned long long sector;
@@ -94,7 +94,8 @@ int ba_trace_parse_line(const char *line, struct ba_trace_event *ev)
 	if (parse_ts(line, p, &ev->ts_ns))
 		return -EINVAL;
 	p = strchr(p + 2, ':') + 2;
-	if (sscanf(p, "%u,%u %15s%n", &ev->major, &ev->minor, ev->rwbs, &n) != 3)
+	if (sscanf(p, "%u,%u %15s%n", &ev->major, &ev->minor, ev->rwbs, &n) !=
+	    3)
 		return -EINVAL;
 	/* the command bytes of passthrough requests, in parentheses */
 	open = strchr(p + n, '(');
@@ -184,8 +185,8 @@ static int inflight_grow(struct blkalign_trace *t)
 	return 0;
 }
 
-static int inflight_put(struct blkalign_trace *t, uint64_t sector,
-			uint64_t ts, int dir)
+static int inflight_put(struct blkalign_trace *t, uint64_t sector, uint64_t ts,
+			int dir)
 {
 	uint64_t key = sector + 1;
 	size_t s, tomb = SIZE_MAX;
@@ -206,7 +207,7 @@ static int inflight_put(struct blkalign_trace *t, uint64_t sector,
 		else
 			t->inflight_used++;
 	}
-	t->inflight[s] = (struct ba_inflight){ key, ts, dir };
+	t->inflight[s] = (struct ba_inflight){key, ts, dir};
 	return 0;
 }
 
@@ -265,8 +266,10 @@ static bool wanted(const struct blkalign_trace *t,
 static void issue(struct blkalign_trace *t, struct ba_trace_dir_acc *d,
 		  const struct ba_trace_event *ev, int dir)
 {
-	uint64_t pss = t->opts.physical_sector_size ? t->opts.physical_sector_size :
-			t->pss ? t->pss : 512;
+	uint64_t pss = t->opts.physical_sector_size
+			       ? t->opts.physical_sector_size
+		       : t->pss ? t->pss
+				: 512;
 	uint64_t ao = t->ao % pss;
 	uint64_t abs = ev->sector * 512, len = (uint64_t)ev->nr_sector * 512;
 	uint64_t head = abs + pss - ao, tail = head + len;
@@ -294,8 +297,9 @@ static void issue(struct blkalign_trace *t, struct ba_trace_dir_acc *d,
 
 		d->pub.partial_requests++;
 		if (dir == DIR_WRITE)
-			d->pub.rmw += n == 1 ? 1 :
-				      (uint64_t)(head % pss != 0) + (tail % pss != 0);
+			d->pub.rmw += n == 1 ? 1
+					     : (uint64_t)(head % pss != 0) +
+						       (tail % pss != 0);
 	}
 }
 
@@ -348,8 +352,9 @@ static void feed_header(struct blkalign_trace *t, const char *line)
 	unsigned int ma, mi, lss, pss, ao, part;
 	const char *p = strstr(line, " dev=");
 
-	if (p && sscanf(p, " dev=%u,%u partition=%u start=%llu size=%llu "
-			   "logical=%u physical=%u alignment_offset=%u",
+	if (p && sscanf(p,
+			" dev=%u,%u partition=%u start=%llu size=%llu "
+			"logical=%u physical=%u alignment_offset=%u",
 			&ma, &mi, &part, &start, &size, &lss, &pss, &ao) == 8) {
 		t->partition = part != 0;
 		t->major = ma;
@@ -431,7 +436,8 @@ void ba_trace_write_header(struct blkalign_trace *t)
 		return;
 	fprintf(t->opts.raw,
 		"# blkalign-trace device=%s dev=%u,%u partition=%d start=%" PRIu64
-		" size=%" PRIu64 " logical=%u physical=%u alignment_offset=%u\n",
+		" size=%" PRIu64
+		" logical=%u physical=%u alignment_offset=%u\n",
 		t->device ? t->device : "-", t->major, t->minor, t->partition,
 		t->start, t->size, t->lss, t->pss, t->ao);
 }
@@ -504,8 +510,9 @@ blkalign_trace_summary(struct blkalign_trace *t)
 	s->layer_start = t->start;
 	s->layer_size = t->size;
 	s->logical_sector_size = t->lss;
-	s->physical_sector_size = t->opts.physical_sector_size ?
-					  t->opts.physical_sector_size : t->pss;
+	s->physical_sector_size = t->opts.physical_sector_size
+					  ? t->opts.physical_sector_size
+					  : t->pss;
 	s->alignment_offset = t->ao;
 	s->seconds = t->events ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
 	s->events = t->events;

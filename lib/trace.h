@@ -8,14 +8,14 @@
 
 #include "blkalignP.h"
 
-#define BA_TRACE_NDIRS 5
+#define BA_TRACE_NDIRS	5
 #define BA_TRACE_NSIZES 64
 
 enum ba_trace_kind {
-	BA_TRACE_NONE = 0,	/* not an event line */
-	BA_TRACE_ISSUE,		/* block_rq_issue */
-	BA_TRACE_COMPLETE,	/* block_rq_complete */
-	BA_TRACE_LOST,		/* "CPU:N [LOST M EVENTS]" */
+	BA_TRACE_NONE = 0, /* not an event line */
+	BA_TRACE_ISSUE,	   /* block_rq_issue */
+	BA_TRACE_COMPLETE, /* block_rq_complete */
+	BA_TRACE_LOST,	   /* "CPU:N [LOST M EVENTS]" */
 };
 
 /* One parsed line of trace_pipe. */
@@ -24,7 +24,7 @@ struct ba_trace_event {
 	uint64_t ts_ns;
 	unsigned int major, minor;
 	char rwbs[16];
-	uint64_t sector;	/* 512-byte units, absolute on the disk */
+	uint64_t sector; /* 512-byte units, absolute on the disk */
 	uint32_t nr_sector;
 	int error;
 	uint64_t lost;
@@ -36,13 +36,13 @@ struct ba_trace_dir_acc {
 	struct blkalign_trace_dir pub;
 	size_t nsizes;
 	struct blkalign_size_count sizes[BA_TRACE_NSIZES];
-	uint32_t *lat_us;	/* completion latencies, microseconds */
+	uint32_t *lat_us; /* completion latencies, microseconds */
 	size_t nlat, lat_cap;
 	uint64_t lat_max_ns;
 };
 
 struct ba_inflight {
-	uint64_t sector;	/* key + 1; 0: empty slot, ~0: deleted */
+	uint64_t sector; /* key + 1; 0: empty slot, ~0: deleted */
 	uint64_t ts_ns;
 	int dir;
 };
@@ -54,17 +54,17 @@ struct blkalign_trace {
 
 	/* what is traced: the disk, and the layer's sector range */
 	unsigned int major, minor;
-	uint64_t start, size;		/* bytes */
-	bool partition;			/* filter on [start, start + size) */
+	uint64_t start, size; /* bytes */
+	bool partition;	      /* filter on [start, start + size) */
 	uint32_t lss, pss, ao;
 
 	/* the tracefs session (tracefs.c) */
-	char *tracefs;			/* mount point */
-	char *instance;			/* instances/blkalign-PID */
-	bool mounted;			/* we mounted tracefs */
+	char *tracefs;	/* mount point */
+	char *instance; /* instances/blkalign-PID */
+	bool mounted;	/* we mounted tracefs */
 	bool started;
 	int pipe_fd;
-	char *line;			/* a partial line between reads */
+	char *line; /* a partial line between reads */
 	size_t line_len, line_cap;
 
 	/* accumulation (trace.c) */
@@ -79,8 +79,7 @@ struct blkalign_trace {
 int ba_trace_feed_event(struct blkalign_trace *t,
 			const struct ba_trace_event *ev);
 void ba_trace_write_header(struct blkalign_trace *t);
-int ba_trace_feed_buffer(struct blkalign_trace *t, const char *buf,
-			 size_t len);
+int ba_trace_feed_buffer(struct blkalign_trace *t, const char *buf, size_t len);
 void ba_tracefs_teardown(struct blkalign_trace *t);
 
 #endif /* BLKALIGN_TRACE_H */

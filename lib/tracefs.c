@@ -30,7 +30,7 @@
 
 #include "trace.h"
 
-#define INSTANCE_PREFIX "blkalign-"
+#define INSTANCE_PREFIX	  "blkalign-"
 #define DEFAULT_BUFFER_KB 4096
 
 static int write_file(const char *dir, const char *rel, const char *val)
@@ -40,7 +40,8 @@ static int write_file(const char *dir, const char *rel, const char *val)
 	ssize_t n;
 	int fd, rc = 0;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >=
+	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
@@ -142,7 +143,8 @@ static void remove_stale(struct blkalign_trace *t, const char *instances)
 		char *end, path[4096];
 		long pid;
 
-		if (strncmp(e->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+		if (strncmp(e->d_name, INSTANCE_PREFIX,
+			    strlen(INSTANCE_PREFIX)))
 			continue;
 		errno = 0;
 		pid = strtol(e->d_name + strlen(INSTANCE_PREFIX), &end, 10);
@@ -152,8 +154,10 @@ static void remove_stale(struct blkalign_trace *t, const char *instances)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", instances, e->d_name);
 		if (remove_instance(path) == 0)
-			ba_log(t->ctx, "removed the tracefs instance '%s' of a "
-				       "blkalign that is gone", path);
+			ba_log(t->ctx,
+			       "removed the tracefs instance '%s' of a "
+			       "blkalign that is gone",
+			       path);
 	}
 	closedir(d);
 }
@@ -322,14 +326,14 @@ int blkalign_trace_start(struct blkalign_trace *t)
 	dev = (t->major << 20) | t->minor;
 	if (t->partition)
 		snprintf(filter, sizeof(filter),
-			 "dev == %u && ((sector >= %" PRIu64 " && sector < %" PRIu64
-			 ") || nr_sector == 0)",
+			 "dev == %u && ((sector >= %" PRIu64
+			 " && sector < %" PRIu64 ") || nr_sector == 0)",
 			 dev, t->start / 512, (t->start + t->size) / 512);
 	else
 		snprintf(filter, sizeof(filter), "dev == %u", dev);
 	snprintf(kb, sizeof(kb), "%u",
-		 t->opts.buffer_size_kb ? t->opts.buffer_size_kb :
-					  DEFAULT_BUFFER_KB);
+		 t->opts.buffer_size_kb ? t->opts.buffer_size_kb
+					: DEFAULT_BUFFER_KB);
 	/* mono: issue and completion may be stamped on different CPUs */
 	write_file(t->instance, "trace_clock", "mono");
 	write_file(t->instance, "buffer_size_kb", kb);
@@ -417,8 +421,10 @@ void ba_tracefs_teardown(struct blkalign_trace *t)
 		int rc = remove_instance(t->instance);
 
 		if (rc)
-			ba_log(t->ctx, "cannot remove the tracefs instance "
-				       "'%s': %s", t->instance, strerror(-rc));
+			ba_log(t->ctx,
+			       "cannot remove the tracefs instance "
+			       "'%s': %s",
+			       t->instance, strerror(-rc));
 		free(t->instance);
 		t->instance = NULL;
 	}

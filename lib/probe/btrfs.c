@@ -26,60 +26,60 @@
 
 #include "probe/probe.h"
 
-#define BTRFS_SB_OFFSET		65536
-#define BTRFS_SB_READ		4096
-#define BTRFS_MAGIC		"_BHRfS_M"
-#define BTRFS_MIN_SECTORSIZE	4096
-#define BTRFS_MAX_BLOCKSIZE	65536	/* sector and node size */
+#define BTRFS_SB_OFFSET	     65536
+#define BTRFS_SB_READ	     4096
+#define BTRFS_MAGIC	     "_BHRfS_M"
+#define BTRFS_MIN_SECTORSIZE 4096
+#define BTRFS_MAX_BLOCKSIZE  65536 /* sector and node size */
 
 struct btrfs_dev_item_disk {
-	uint64_t le_devid;		/* +0x00 */
-	uint64_t le_total_bytes;	/* +0x08 */
-	uint64_t le_bytes_used;		/* +0x10 */
-	uint32_t le_io_align;		/* +0x18 */
-	uint32_t le_io_width;		/* +0x1c */
-	uint32_t le_sector_size;	/* +0x20 */
-	uint64_t le_type;		/* +0x24 */
-	uint64_t le_generation;		/* +0x2c */
-	uint64_t le_start_offset;	/* +0x34 */
-	uint32_t le_dev_group;		/* +0x3c */
-	uint8_t seek_speed;		/* +0x40 */
-	uint8_t bandwidth;		/* +0x41 */
-	uint8_t uuid[16];		/* +0x42 */
-	uint8_t fsid[16];		/* +0x52 */
+	uint64_t le_devid;	  /* +0x00 */
+	uint64_t le_total_bytes;  /* +0x08 */
+	uint64_t le_bytes_used;	  /* +0x10 */
+	uint32_t le_io_align;	  /* +0x18 */
+	uint32_t le_io_width;	  /* +0x1c */
+	uint32_t le_sector_size;  /* +0x20 */
+	uint64_t le_type;	  /* +0x24 */
+	uint64_t le_generation;	  /* +0x2c */
+	uint64_t le_start_offset; /* +0x34 */
+	uint32_t le_dev_group;	  /* +0x3c */
+	uint8_t seek_speed;	  /* +0x40 */
+	uint8_t bandwidth;	  /* +0x41 */
+	uint8_t uuid[16];	  /* +0x42 */
+	uint8_t fsid[16];	  /* +0x52 */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct btrfs_dev_item_disk) == 98,
 	       "btrfs dev_item is 98 bytes");
 
 struct btrfs_super_disk {
-	uint8_t csum[32];		/* 0x00 */
-	uint8_t fsid[16];		/* 0x20 */
-	uint64_t le_bytenr;		/* 0x30 where this copy lives */
-	uint64_t le_flags;		/* 0x38 */
-	char magic[8];			/* 0x40 "_BHRfS_M" */
-	uint64_t le_generation;		/* 0x48 */
-	uint64_t le_root;		/* 0x50 */
-	uint64_t le_chunk_root;		/* 0x58 */
-	uint64_t le_log_root;		/* 0x60 */
-	uint64_t le_log_root_transid;	/* 0x68 */
-	uint64_t le_total_bytes;	/* 0x70 all devices */
-	uint64_t le_bytes_used;		/* 0x78 */
-	uint64_t le_root_dir_objectid;	/* 0x80 */
-	uint64_t le_num_devices;	/* 0x88 */
-	uint32_t le_sectorsize;		/* 0x90 */
-	uint32_t le_nodesize;		/* 0x94 */
-	uint32_t le_leafsize;		/* 0x98 (== nodesize) */
-	uint32_t le_stripesize;		/* 0x9c unused by the kernel */
-	uint32_t le_sys_chunk_array_size; /* 0xa0 */
-	uint64_t le_chunk_root_generation; /* 0xa4 */
-	uint64_t le_compat_flags;	/* 0xac */
-	uint64_t le_compat_ro_flags;	/* 0xb4 */
-	uint64_t le_incompat_flags;	/* 0xbc */
-	uint16_t le_csum_type;		/* 0xc4 */
-	uint8_t root_level;		/* 0xc6 */
-	uint8_t chunk_root_level;	/* 0xc7 */
-	uint8_t log_root_level;		/* 0xc8 */
+	uint8_t csum[32];		     /* 0x00 */
+	uint8_t fsid[16];		     /* 0x20 */
+	uint64_t le_bytenr;		     /* 0x30 where this copy lives */
+	uint64_t le_flags;		     /* 0x38 */
+	char magic[8];			     /* 0x40 "_BHRfS_M" */
+	uint64_t le_generation;		     /* 0x48 */
+	uint64_t le_root;		     /* 0x50 */
+	uint64_t le_chunk_root;		     /* 0x58 */
+	uint64_t le_log_root;		     /* 0x60 */
+	uint64_t le_log_root_transid;	     /* 0x68 */
+	uint64_t le_total_bytes;	     /* 0x70 all devices */
+	uint64_t le_bytes_used;		     /* 0x78 */
+	uint64_t le_root_dir_objectid;	     /* 0x80 */
+	uint64_t le_num_devices;	     /* 0x88 */
+	uint32_t le_sectorsize;		     /* 0x90 */
+	uint32_t le_nodesize;		     /* 0x94 */
+	uint32_t le_leafsize;		     /* 0x98 (== nodesize) */
+	uint32_t le_stripesize;		     /* 0x9c unused by the kernel */
+	uint32_t le_sys_chunk_array_size;    /* 0xa0 */
+	uint64_t le_chunk_root_generation;   /* 0xa4 */
+	uint64_t le_compat_flags;	     /* 0xac */
+	uint64_t le_compat_ro_flags;	     /* 0xb4 */
+	uint64_t le_incompat_flags;	     /* 0xbc */
+	uint16_t le_csum_type;		     /* 0xc4 */
+	uint8_t root_level;		     /* 0xc6 */
+	uint8_t chunk_root_level;	     /* 0xc7 */
+	uint8_t log_root_level;		     /* 0xc8 */
 	struct btrfs_dev_item_disk dev_item; /* 0xc9 this device */
 } __attribute__((packed));
 
@@ -108,7 +108,8 @@ static int btrfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t dev_bytes;
 	int rc;
 
-	rc = ba_io_read_region(io, off, size, BTRFS_SB_OFFSET, sizeof(buf), buf);
+	rc = ba_io_read_region(io, off, size, BTRFS_SB_OFFSET, sizeof(buf),
+			       buf);
 	if (rc)
 		return rc;
 	memcpy(&sb, buf, sizeof(sb));

@@ -17,17 +17,17 @@
 #include "probe.h"
 #include "../blkalignP.h"
 
-#define MBR_ENTRIES_OFF	0x1be
+#define MBR_ENTRIES_OFF 0x1be
 #define MBR_SIG_OFF	0x1fe
-#define EBR_MAX		1024	/* links read at most */
+#define EBR_MAX		1024 /* links read at most */
 
 struct dos_entry_disk {
-	uint8_t boot;		/* 0x00 */
-	uint8_t chs_first[3];	/* 0x01 */
-	uint8_t type;		/* 0x04 */
-	uint8_t chs_last[3];	/* 0x05 */
-	uint32_t le_start;	/* 0x08 */
-	uint32_t le_sectors;	/* 0x0c */
+	uint8_t boot;	      /* 0x00 */
+	uint8_t chs_first[3]; /* 0x01 */
+	uint8_t type;	      /* 0x04 */
+	uint8_t chs_last[3];  /* 0x05 */
+	uint32_t le_start;    /* 0x08 */
+	uint32_t le_sectors;  /* 0x0c */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct dos_entry_disk) == 16, "MBR entry is 16 bytes");

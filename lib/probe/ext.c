@@ -22,68 +22,68 @@
 
 #include "probe/probe.h"
 
-#define EXT_SB_OFFSET		1024
-#define EXT_SB_SIZE		1024
-#define EXT_MAGIC		0xEF53
-#define EXT_MAX_LOG_BLOCK	6	/* 1024 << 6 = 64 KiB */
+#define EXT_SB_OFFSET	  1024
+#define EXT_SB_SIZE	  1024
+#define EXT_MAGIC	  0xEF53
+#define EXT_MAX_LOG_BLOCK 6 /* 1024 << 6 = 64 KiB */
 
-#define EXT_COMPAT_HAS_JOURNAL		0x0004
-#define EXT_INCOMPAT_FILETYPE		0x0002
-#define EXT_INCOMPAT_RECOVER		0x0004
-#define EXT_INCOMPAT_JOURNAL_DEV	0x0008
-#define EXT_INCOMPAT_META_BG		0x0010
-#define EXT_INCOMPAT_64BIT		0x0080
-#define EXT_RO_COMPAT_SPARSE_SUPER	0x0001
-#define EXT_RO_COMPAT_LARGE_FILE	0x0002
-#define EXT_RO_COMPAT_BTREE_DIR		0x0004
+#define EXT_COMPAT_HAS_JOURNAL	   0x0004
+#define EXT_INCOMPAT_FILETYPE	   0x0002
+#define EXT_INCOMPAT_RECOVER	   0x0004
+#define EXT_INCOMPAT_JOURNAL_DEV   0x0008
+#define EXT_INCOMPAT_META_BG	   0x0010
+#define EXT_INCOMPAT_64BIT	   0x0080
+#define EXT_RO_COMPAT_SPARSE_SUPER 0x0001
+#define EXT_RO_COMPAT_LARGE_FILE   0x0002
+#define EXT_RO_COMPAT_BTREE_DIR	   0x0004
 
 /* What ext3 understands; anything else is an ext4 feature. */
 #define EXT3_INCOMPAT_KNOWN \
 	(EXT_INCOMPAT_FILETYPE | EXT_INCOMPAT_RECOVER | EXT_INCOMPAT_META_BG)
-#define EXT3_RO_COMPAT_KNOWN                                  \
+#define EXT3_RO_COMPAT_KNOWN                                     \
 	(EXT_RO_COMPAT_SPARSE_SUPER | EXT_RO_COMPAT_LARGE_FILE | \
 	 EXT_RO_COMPAT_BTREE_DIR)
 
 struct ext_super_disk {
-	uint32_t le_inodes_count;	/* 0x00 */
-	uint32_t le_blocks_count_lo;	/* 0x04 */
-	uint32_t le_r_blocks_count_lo;	/* 0x08 */
-	uint32_t le_free_blocks_lo;	/* 0x0c */
-	uint32_t le_free_inodes;	/* 0x10 */
-	uint32_t le_first_data_block;	/* 0x14 */
-	uint32_t le_log_block_size;	/* 0x18 */
-	uint32_t le_log_cluster_size;	/* 0x1c */
-	uint32_t le_blocks_per_group;	/* 0x20 */
-	uint32_t le_clusters_per_group;	/* 0x24 */
-	uint32_t le_inodes_per_group;	/* 0x28 */
-	uint8_t times_counts[12];	/* 0x2c mtime, wtime, mount counts */
-	uint16_t le_magic;		/* 0x38 */
-	uint16_t le_state;		/* 0x3a */
-	uint16_t le_errors;		/* 0x3c */
-	uint16_t le_minor_rev_level;	/* 0x3e */
-	uint32_t le_lastcheck;		/* 0x40 */
-	uint32_t le_checkinterval;	/* 0x44 */
-	uint32_t le_creator_os;		/* 0x48 */
-	uint32_t le_rev_level;		/* 0x4c */
-	uint16_t le_def_resuid;		/* 0x50 */
-	uint16_t le_def_resgid;		/* 0x52 */
-	uint32_t le_first_ino;		/* 0x54 */
-	uint16_t le_inode_size;		/* 0x58 */
-	uint16_t le_block_group_nr;	/* 0x5a */
-	uint32_t le_feature_compat;	/* 0x5c */
-	uint32_t le_feature_incompat;	/* 0x60 */
-	uint32_t le_feature_ro_compat;	/* 0x64 */
+	uint32_t le_inodes_count;	  /* 0x00 */
+	uint32_t le_blocks_count_lo;	  /* 0x04 */
+	uint32_t le_r_blocks_count_lo;	  /* 0x08 */
+	uint32_t le_free_blocks_lo;	  /* 0x0c */
+	uint32_t le_free_inodes;	  /* 0x10 */
+	uint32_t le_first_data_block;	  /* 0x14 */
+	uint32_t le_log_block_size;	  /* 0x18 */
+	uint32_t le_log_cluster_size;	  /* 0x1c */
+	uint32_t le_blocks_per_group;	  /* 0x20 */
+	uint32_t le_clusters_per_group;	  /* 0x24 */
+	uint32_t le_inodes_per_group;	  /* 0x28 */
+	uint8_t times_counts[12];	  /* 0x2c mtime, wtime, mount counts */
+	uint16_t le_magic;		  /* 0x38 */
+	uint16_t le_state;		  /* 0x3a */
+	uint16_t le_errors;		  /* 0x3c */
+	uint16_t le_minor_rev_level;	  /* 0x3e */
+	uint32_t le_lastcheck;		  /* 0x40 */
+	uint32_t le_checkinterval;	  /* 0x44 */
+	uint32_t le_creator_os;		  /* 0x48 */
+	uint32_t le_rev_level;		  /* 0x4c */
+	uint16_t le_def_resuid;		  /* 0x50 */
+	uint16_t le_def_resgid;		  /* 0x52 */
+	uint32_t le_first_ino;		  /* 0x54 */
+	uint16_t le_inode_size;		  /* 0x58 */
+	uint16_t le_block_group_nr;	  /* 0x5a */
+	uint32_t le_feature_compat;	  /* 0x5c */
+	uint32_t le_feature_incompat;	  /* 0x60 */
+	uint32_t le_feature_ro_compat;	  /* 0x64 */
 	uint8_t uuid_to_hi[0x150 - 0x68]; /* 0x68 uuid, name, journal... */
-	uint32_t le_blocks_count_hi;	/* 0x150 */
-	uint32_t le_r_blocks_count_hi;	/* 0x154 */
-	uint32_t le_free_blocks_hi;	/* 0x158 */
-	uint16_t le_min_extra_isize;	/* 0x15c */
-	uint16_t le_want_extra_isize;	/* 0x15e */
-	uint32_t le_flags;		/* 0x160 */
-	uint16_t le_raid_stride;	/* 0x164 fs blocks */
-	uint16_t le_mmp_interval;	/* 0x166 */
-	uint64_t le_mmp_block;		/* 0x168 */
-	uint32_t le_raid_stripe_width;	/* 0x170 fs blocks */
+	uint32_t le_blocks_count_hi;	  /* 0x150 */
+	uint32_t le_r_blocks_count_hi;	  /* 0x154 */
+	uint32_t le_free_blocks_hi;	  /* 0x158 */
+	uint16_t le_min_extra_isize;	  /* 0x15c */
+	uint16_t le_want_extra_isize;	  /* 0x15e */
+	uint32_t le_flags;		  /* 0x160 */
+	uint16_t le_raid_stride;	  /* 0x164 fs blocks */
+	uint16_t le_mmp_interval;	  /* 0x166 */
+	uint64_t le_mmp_block;		  /* 0x168 */
+	uint32_t le_raid_stripe_width;	  /* 0x170 fs blocks */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct ext_super_disk) == 0x174,
@@ -161,7 +161,8 @@ static int ext_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	out->block_size = bsize;
 	out->used_size = blocks * bsize;
 	out->fs_stride = (uint64_t)le16toh(sb.le_raid_stride) * bsize;
-	out->fs_stripe_width = (uint64_t)le32toh(sb.le_raid_stripe_width) * bsize;
+	out->fs_stripe_width =
+		(uint64_t)le32toh(sb.le_raid_stripe_width) * bsize;
 	return 0;
 }
 

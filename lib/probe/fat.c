@@ -24,31 +24,31 @@
 
 #include "probe/probe.h"
 
-#define FAT_BOOT_SIZE		512
-#define FAT_DIRENT_SIZE		32
-#define FAT12_MAX_CLUSTERS	4084	/* below 4085 clusters: FAT12 */
-#define FAT16_MAX_CLUSTERS	65524
-#define FAT32_MAX_CLUSTERS	0x0ffffff5
+#define FAT_BOOT_SIZE	   512
+#define FAT_DIRENT_SIZE	   32
+#define FAT12_MAX_CLUSTERS 4084 /* below 4085 clusters: FAT12 */
+#define FAT16_MAX_CLUSTERS 65524
+#define FAT32_MAX_CLUSTERS 0x0ffffff5
 
 struct fat_boot_disk {
-	uint8_t jump[3];		/* 0x00 */
-	char oem[8];			/* 0x03 */
-	uint16_t le_bytes_per_sector;	/* 0x0b */
-	uint8_t sectors_per_cluster;	/* 0x0d */
-	uint16_t le_reserved;		/* 0x0e */
-	uint8_t nfats;			/* 0x10 */
-	uint16_t le_root_entries;	/* 0x11 */
-	uint16_t le_sectors16;		/* 0x13 */
-	uint8_t media;			/* 0x15 */
-	uint16_t le_fat_size16;		/* 0x16 */
-	uint16_t le_sectors_per_track;	/* 0x18 */
-	uint16_t le_heads;		/* 0x1a */
-	uint32_t le_hidden;		/* 0x1c partition start, sectors */
-	uint32_t le_sectors32;		/* 0x20 */
-	uint32_t le_fat_size32;		/* 0x24 FAT32 only */
-	uint16_t le_ext_flags;		/* 0x28 */
-	uint16_t le_fs_version;		/* 0x2a */
-	uint32_t le_root_cluster;	/* 0x2c */
+	uint8_t jump[3];	       /* 0x00 */
+	char oem[8];		       /* 0x03 */
+	uint16_t le_bytes_per_sector;  /* 0x0b */
+	uint8_t sectors_per_cluster;   /* 0x0d */
+	uint16_t le_reserved;	       /* 0x0e */
+	uint8_t nfats;		       /* 0x10 */
+	uint16_t le_root_entries;      /* 0x11 */
+	uint16_t le_sectors16;	       /* 0x13 */
+	uint8_t media;		       /* 0x15 */
+	uint16_t le_fat_size16;	       /* 0x16 */
+	uint16_t le_sectors_per_track; /* 0x18 */
+	uint16_t le_heads;	       /* 0x1a */
+	uint32_t le_hidden;	       /* 0x1c partition start, sectors */
+	uint32_t le_sectors32;	       /* 0x20 */
+	uint32_t le_fat_size32;	       /* 0x24 FAT32 only */
+	uint16_t le_ext_flags;	       /* 0x28 */
+	uint16_t le_fs_version;	       /* 0x2a */
+	uint32_t le_root_cluster;      /* 0x2c */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct fat_boot_disk) == 0x30,

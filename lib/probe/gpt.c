@@ -16,26 +16,26 @@
 
 #include "blkalignP.h"
 
-#define GPT_SIGNATURE		"EFI PART"
-#define GPT_HEADER_MIN		92
-#define GPT_MAX_ENTRIES		16384	/* UEFI minimum is 128; be generous */
-#define GPT_MAX_ENTRY_SIZE	4096
+#define GPT_SIGNATURE	   "EFI PART"
+#define GPT_HEADER_MIN	   92
+#define GPT_MAX_ENTRIES	   16384 /* UEFI minimum is 128; be generous */
+#define GPT_MAX_ENTRY_SIZE 4096
 
 struct gpt_header_disk {
-	char signature[8];		/* 0x00 "EFI PART" */
-	uint32_t le_revision;		/* 0x08 */
-	uint32_t le_header_size;	/* 0x0c */
-	uint32_t le_header_crc32;	/* 0x10 */
-	uint32_t le_reserved;		/* 0x14 */
-	uint64_t le_my_lba;		/* 0x18 */
-	uint64_t le_alternate_lba;	/* 0x20 */
-	uint64_t le_first_usable_lba;	/* 0x28 */
-	uint64_t le_last_usable_lba;	/* 0x30 */
-	uint8_t disk_guid[16];		/* 0x38 */
-	uint64_t le_entries_lba;	/* 0x48 */
-	uint32_t le_nentries;		/* 0x50 */
-	uint32_t le_entry_size;		/* 0x54 */
-	uint32_t le_entries_crc32;	/* 0x58 */
+	char signature[8];	      /* 0x00 "EFI PART" */
+	uint32_t le_revision;	      /* 0x08 */
+	uint32_t le_header_size;      /* 0x0c */
+	uint32_t le_header_crc32;     /* 0x10 */
+	uint32_t le_reserved;	      /* 0x14 */
+	uint64_t le_my_lba;	      /* 0x18 */
+	uint64_t le_alternate_lba;    /* 0x20 */
+	uint64_t le_first_usable_lba; /* 0x28 */
+	uint64_t le_last_usable_lba;  /* 0x30 */
+	uint8_t disk_guid[16];	      /* 0x38 */
+	uint64_t le_entries_lba;      /* 0x48 */
+	uint32_t le_nentries;	      /* 0x50 */
+	uint32_t le_entry_size;	      /* 0x54 */
+	uint32_t le_entries_crc32;    /* 0x58 */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct gpt_header_disk) == GPT_HEADER_MIN,
@@ -75,8 +75,8 @@ static void find_outside(struct ba_gpt_header *h, const uint8_t *buf)
 	}
 }
 
-static int check_entries(struct ba_io *io, uint32_t ss,
-			 struct ba_gpt_header *h, uint32_t want_crc)
+static int check_entries(struct ba_io *io, uint32_t ss, struct ba_gpt_header *h,
+			 uint32_t want_crc)
 {
 	uint64_t bytes = (uint64_t)h->nentries * h->entry_size;
 	uint64_t off, entry_lbas;
@@ -91,11 +91,10 @@ static int check_entries(struct ba_io *io, uint32_t ss,
 	entry_lbas = (bytes + ss - 1) / ss;
 	if (h->entries_lba + entry_lbas > io->size / ss)
 		return bad(h, "entry array lies beyond the end of the device");
-	if (h->my_lba == 1 ?
-		    (h->entries_lba < 2 ||
-		     h->entries_lba + entry_lbas > h->first_usable_lba) :
-		    (h->entries_lba <= h->last_usable_lba ||
-		     h->entries_lba + entry_lbas > h->my_lba))
+	if (h->my_lba == 1 ? (h->entries_lba < 2 ||
+			      h->entries_lba + entry_lbas > h->first_usable_lba)
+			   : (h->entries_lba <= h->last_usable_lba ||
+			      h->entries_lba + entry_lbas > h->my_lba))
 		return bad(h, "entry array overlaps the header or the "
 			      "usable range");
 	off = h->entries_lba * ss;
@@ -173,9 +172,10 @@ static int read_header(struct ba_io *io, uint32_t ss, uint64_t lba,
 	{
 		/* the disk it was written for: its backup header is its
 		 * last LBA (the primary's alternate) */
-		uint64_t want = lba == 1 && h->alternate_lba > h->last_usable_lba
-					? h->alternate_lba + 1
-					: h->last_usable_lba + 1;
+		uint64_t want =
+			lba == 1 && h->alternate_lba > h->last_usable_lba
+				? h->alternate_lba + 1
+				: h->last_usable_lba + 1;
 
 		if (want <= UINT64_MAX / ss && want * ss > io->size)
 			h->short_by = want * ss - io->size;
@@ -224,9 +224,11 @@ int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 	rc = read_header(io, sector_size, alt, &out->backup);
 	if (rc)
 		return rc;
-	if (out->primary.state == BA_GPT_OK && out->backup.state == BA_GPT_ABSENT)
-		bad(&out->backup, alt == last_lba ?
-			"no backup header at the last LBA (truncated or resized?)" :
-			"no backup header where the primary says it is");
+	if (out->primary.state == BA_GPT_OK &&
+	    out->backup.state == BA_GPT_ABSENT)
+		bad(&out->backup,
+		    alt == last_lba
+			    ? "no backup header at the last LBA (truncated or resized?)"
+			    : "no backup header where the primary says it is");
 	return 0;
 }

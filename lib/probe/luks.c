@@ -34,43 +34,43 @@
 
 #include "probe/probe.h"
 
-#define SECTOR			512
-#define LUKS_MAGIC		"LUKS\xba\xbe"
-#define LUKS2_MAGIC_2ND		"SKUL\xba\xbe"
-#define LUKS_MAGIC_L		6
-#define LUKS2_HDR_BIN		4096
-#define LUKS2_HDR_MIN		(16 * KIB)
-#define LUKS2_HDR_MAX		(4 * MIB)
+#define SECTOR		512
+#define LUKS_MAGIC	"LUKS\xba\xbe"
+#define LUKS2_MAGIC_2ND "SKUL\xba\xbe"
+#define LUKS_MAGIC_L	6
+#define LUKS2_HDR_BIN	4096
+#define LUKS2_HDR_MIN	(16 * KIB)
+#define LUKS2_HDR_MAX	(4 * MIB)
 
 struct luks1_phdr_disk {
-	char magic[LUKS_MAGIC_L];	/* 0x00 */
-	uint16_t be_version;		/* 0x06 */
-	char cipher_name[32];		/* 0x08 */
-	char cipher_mode[32];		/* 0x28 */
-	char hash_spec[32];		/* 0x48 */
-	uint32_t be_payload_offset;	/* 0x68 sectors */
-	uint32_t be_key_bytes;		/* 0x6c */
-	uint8_t mk_digest[20];		/* 0x70 */
-	uint8_t mk_digest_salt[32];	/* 0x84 */
-	uint32_t be_mk_digest_iter;	/* 0xa4 */
-	char uuid[40];			/* 0xa8 */
-	uint8_t keyslots[8][48];	/* 0xd0 */
+	char magic[LUKS_MAGIC_L];   /* 0x00 */
+	uint16_t be_version;	    /* 0x06 */
+	char cipher_name[32];	    /* 0x08 */
+	char cipher_mode[32];	    /* 0x28 */
+	char hash_spec[32];	    /* 0x48 */
+	uint32_t be_payload_offset; /* 0x68 sectors */
+	uint32_t be_key_bytes;	    /* 0x6c */
+	uint8_t mk_digest[20];	    /* 0x70 */
+	uint8_t mk_digest_salt[32]; /* 0x84 */
+	uint32_t be_mk_digest_iter; /* 0xa4 */
+	char uuid[40];		    /* 0xa8 */
+	uint8_t keyslots[8][48];    /* 0xd0 */
 } __attribute__((packed));
 
 struct luks2_hdr_disk {
-	char magic[LUKS_MAGIC_L];	/* 0x000 */
-	uint16_t be_version;		/* 0x006 */
-	uint64_t be_hdr_size;		/* 0x008 binary + JSON */
-	uint64_t be_seqid;		/* 0x010 */
-	char label[48];			/* 0x018 */
-	char checksum_alg[32];		/* 0x048 */
-	uint8_t salt[64];		/* 0x068 */
-	char uuid[40];			/* 0x0a8 */
-	char subsystem[48];		/* 0x0d0 */
-	uint64_t be_hdr_offset;		/* 0x100 */
-	char padding[184];		/* 0x108 */
-	uint8_t csum[64];		/* 0x1c0 */
-	char padding4096[7 * 512];	/* 0x200 */
+	char magic[LUKS_MAGIC_L];  /* 0x000 */
+	uint16_t be_version;	   /* 0x006 */
+	uint64_t be_hdr_size;	   /* 0x008 binary + JSON */
+	uint64_t be_seqid;	   /* 0x010 */
+	char label[48];		   /* 0x018 */
+	char checksum_alg[32];	   /* 0x048 */
+	uint8_t salt[64];	   /* 0x068 */
+	char uuid[40];		   /* 0x0a8 */
+	char subsystem[48];	   /* 0x0d0 */
+	uint64_t be_hdr_offset;	   /* 0x100 */
+	char padding[184];	   /* 0x108 */
+	uint8_t csum[64];	   /* 0x1c0 */
+	char padding4096[7 * 512]; /* 0x200 */
 } __attribute__((packed));
 
 _Static_assert(offsetof(struct luks1_phdr_disk, be_payload_offset) == 104,
@@ -87,9 +87,9 @@ _Static_assert(offsetof(struct luks2_hdr_disk, be_hdr_offset) == 256,
 struct luks2_seg {
 	uint64_t seqid;
 	uint64_t hdr_size;
-	uint64_t offset;	/* bytes */
-	uint64_t size;		/* bytes, 0 = "dynamic" */
-	uint32_t sector_size;	/* 0 for a segment without encryption */
+	uint64_t offset;      /* bytes */
+	uint64_t size;	      /* bytes, 0 = "dynamic" */
+	uint32_t sector_size; /* 0 for a segment without encryption */
 };
 
 static int luks1(const uint8_t *buf, uint64_t size, struct ba_content *c)
@@ -192,8 +192,8 @@ static int parse_json(const char *area, size_t area_len, struct luks2_seg *seg)
  * secondary).  Returns 0, 1 (no such magic there), -EINVAL (it lies),
  * -ERANGE (its areas run past the region: a truncated image), -errno.
  */
-static int luks2_at(struct ba_io *io, uint64_t off, uint64_t size,
-		    uint64_t at, struct luks2_seg *seg)
+static int luks2_at(struct ba_io *io, uint64_t off, uint64_t size, uint64_t at,
+		    struct luks2_seg *seg)
 {
 	uint8_t bin[LUKS2_HDR_BIN];
 	struct luks2_hdr_disk h;
@@ -250,7 +250,7 @@ static int luks2(struct ba_io *io, uint64_t off, uint64_t size,
 			seg = alt;
 	} else {
 		if (rc < 0 && rc != -EINVAL && rc != -ERANGE)
-			return rc;	/* I/O error, no memory */
+			return rc; /* I/O error, no memory */
 		for (uint64_t at = LUKS2_HDR_MIN; at <= LUKS2_HDR_MAX;
 		     at *= 2) {
 			rc = luks2_at(io, off, size, at, &seg);

@@ -33,50 +33,50 @@
 
 #include "probe/probe.h"
 
-#define SECTOR			512
-#define LABEL_SCAN_SECTORS	4
-#define LABEL_ID		"LABELONE"
-#define LVM2_LABEL		"LVM2 001"
-#define FMTT_MAGIC		" LVM2 x[5A%r0N*>"
-#define FMTT_VERSION		1
-#define MDA_HEADER_SIZE		512
-#define INITIAL_CRC		0xf597a6cfU
-#define RAW_LOCN_IGNORED	0x1U
-#define MAX_MDAS		8	/* lvm writes at most 2 */
-#define TEXT_MAX		(4 * MIB)	/* larger text: size unknown */
+#define SECTOR		   512
+#define LABEL_SCAN_SECTORS 4
+#define LABEL_ID	   "LABELONE"
+#define LVM2_LABEL	   "LVM2 001"
+#define FMTT_MAGIC	   " LVM2 x[5A%r0N*>"
+#define FMTT_VERSION	   1
+#define MDA_HEADER_SIZE	   512
+#define INITIAL_CRC	   0xf597a6cfU
+#define RAW_LOCN_IGNORED   0x1U
+#define MAX_MDAS	   8	     /* lvm writes at most 2 */
+#define TEXT_MAX	   (4 * MIB) /* larger text: size unknown */
 
 struct lvm_label_disk {
-	char id[8];			/* 0x00 "LABELONE" */
-	uint64_t le_sector_xl;		/* 0x08 sector of this label */
-	uint32_t le_crc_xl;		/* 0x10 from 0x14 to end of sector */
-	uint32_t le_offset_xl;		/* 0x14 pv header, from label start */
-	char type[8];			/* 0x18 "LVM2 001" */
+	char id[8];	       /* 0x00 "LABELONE" */
+	uint64_t le_sector_xl; /* 0x08 sector of this label */
+	uint32_t le_crc_xl;    /* 0x10 from 0x14 to end of sector */
+	uint32_t le_offset_xl; /* 0x14 pv header, from label start */
+	char type[8];	       /* 0x18 "LVM2 001" */
 } __attribute__((packed));
 
 struct lvm_disk_locn {
-	uint64_t le_offset;		/* 0x00 bytes from PV start */
-	uint64_t le_size;		/* 0x08 bytes, 0 = to the end */
+	uint64_t le_offset; /* 0x00 bytes from PV start */
+	uint64_t le_size;   /* 0x08 bytes, 0 = to the end */
 } __attribute__((packed));
 
 struct lvm_pv_header_disk {
-	char pv_uuid[32];		/* 0x00 */
-	uint64_t le_device_size_xl;	/* 0x20 bytes */
+	char pv_uuid[32];	    /* 0x00 */
+	uint64_t le_device_size_xl; /* 0x20 bytes */
 	/* 0x28: data areas, {0,0}, metadata areas, {0,0} */
 } __attribute__((packed));
 
 struct lvm_raw_locn {
-	uint64_t le_offset;		/* 0x00 from mda start */
-	uint64_t le_size;		/* 0x08 */
-	uint32_t le_checksum;		/* 0x10 */
-	uint32_t le_flags;		/* 0x14 */
+	uint64_t le_offset;   /* 0x00 from mda start */
+	uint64_t le_size;     /* 0x08 */
+	uint32_t le_checksum; /* 0x10 */
+	uint32_t le_flags;    /* 0x14 */
 } __attribute__((packed));
 
 struct lvm_mda_header_disk {
-	uint32_t le_checksum_xl;	/* 0x00 from 0x04 to 0x1ff */
-	char magic[16];			/* 0x04 FMTT_MAGIC */
-	uint32_t le_version;		/* 0x14 */
-	uint64_t le_start;		/* 0x18 must be its own offset */
-	uint64_t le_size;		/* 0x20 */
+	uint32_t le_checksum_xl;	  /* 0x00 from 0x04 to 0x1ff */
+	char magic[16];			  /* 0x04 FMTT_MAGIC */
+	uint32_t le_version;		  /* 0x14 */
+	uint64_t le_start;		  /* 0x18 must be its own offset */
+	uint64_t le_size;		  /* 0x20 */
 	struct lvm_raw_locn raw_locns[1]; /* 0x28, first = committed */
 } __attribute__((packed));
 
@@ -189,8 +189,7 @@ static int scan_extent_size(const char *t, size_t len, uint64_t *sectors)
  * the region, ignored), -EINVAL when its header lies, -errno.
  */
 static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
-		    uint64_t mda_off, uint64_t mda_size,
-		    uint64_t *extent_bytes)
+		    uint64_t mda_off, uint64_t mda_size, uint64_t *extent_bytes)
 {
 	uint8_t hbuf[MDA_HEADER_SIZE];
 	struct lvm_mda_header_disk h;
@@ -221,13 +220,13 @@ static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
 	if (flags & RAW_LOCN_IGNORED)
 		return 1;
 	if (t_off == 0 || t_size == 0)
-		return 0;	/* a PV without a VG: no text yet */
+		return 0; /* a PV without a VG: no text yet */
 	/* The text lives in the circular buffer [512, mda_size). */
 	if (t_off < MDA_HEADER_SIZE || t_off >= mda_size ||
 	    t_size > mda_size - MDA_HEADER_SIZE)
 		return -EINVAL;
 	if (t_size > TEXT_MAX)
-		return 0;	/* legal but too large to read: unknown */
+		return 0; /* legal but too large to read: unknown */
 
 	text = malloc(t_size);
 	if (!text)
@@ -249,7 +248,7 @@ static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
 	if (rc == 0)
 		*extent_bytes = sectors * SECTOR;
 	else if (rc == 1)
-		rc = 0;		/* text without an extent size: no VG */
+		rc = 0; /* text without an extent size: no VG */
 out:
 	free(text);
 	return rc;
@@ -278,8 +277,7 @@ static int parse_label(const uint8_t *sec, uint64_t index, uint64_t size,
 		return 1;
 	if (le64toh(l.le_sector_xl) != index)
 		return -EINVAL;
-	if (lvm_crc(INITIAL_CRC, sec + 20, SECTOR - 20) !=
-	    le32toh(l.le_crc_xl))
+	if (lvm_crc(INITIAL_CRC, sec + 20, SECTOR - 20) != le32toh(l.le_crc_xl))
 		return -EINVAL;
 	if (memcmp(l.type, LVM2_LABEL, sizeof(l.type)))
 		return -EINVAL;
@@ -303,7 +301,7 @@ static int parse_label(const uint8_t *sec, uint64_t index, uint64_t size,
 		}
 	}
 	if (first)
-		return -EINVAL;		/* no data area at all */
+		return -EINVAL; /* no data area at all */
 	*nmdas = 0;
 	for (;;) {
 		if (ba_cur_le64(&cur, &loc_off) || ba_cur_le64(&cur, &loc_size))

@@ -30,47 +30,47 @@
 
 #include "probe/probe.h"
 
-#define MD_SB_MAGIC		0xa92b4efcU
-#define MD_SB_BYTES		4096
-#define SECTOR			512
-#define MD_RESERVED_SECTORS	128		/* 64 KiB, 0.90 */
-#define MD_SB0_DISKS		27		/* MD_SB_DISKS, md_p.h */
-#define MD_SB1_MAX_DEV		((MD_SB_BYTES - 256) / 2)	/* 1920 */
-#define MD_MIN_STRIPE_CHUNK	4096		/* a page on x86 */
+#define MD_SB_MAGIC	    0xa92b4efcU
+#define MD_SB_BYTES	    4096
+#define SECTOR		    512
+#define MD_RESERVED_SECTORS 128			      /* 64 KiB, 0.90 */
+#define MD_SB0_DISKS	    27			      /* MD_SB_DISKS, md_p.h */
+#define MD_SB1_MAX_DEV	    ((MD_SB_BYTES - 256) / 2) /* 1920 */
+#define MD_MIN_STRIPE_CHUNK 4096		      /* a page on x86 */
 
 /* Levels (md_p.h, mdadm.h): -5 faulty, -4 multipath, -1 linear. */
-#define LEVEL_FAULTY		(-5)
-#define LEVEL_MULTIPATH		(-4)
-#define LEVEL_LINEAR		(-1)
+#define LEVEL_FAULTY	(-5)
+#define LEVEL_MULTIPATH (-4)
+#define LEVEL_LINEAR	(-1)
 
 /* mdp_super_t: 32-bit words in the writer's byte order ("ho" = host). */
 struct md_sb0_disk {
-	uint32_t ho_md_magic;		/* 0x00 */
-	uint32_t ho_major_version;	/* 0x04 */
-	uint32_t ho_minor_version;	/* 0x08 */
-	uint32_t ho_patch_version;	/* 0x0c */
-	uint32_t ho_gvalid_words;	/* 0x10 */
-	uint32_t ho_set_uuid0;		/* 0x14 */
-	uint32_t ho_ctime;		/* 0x18 */
-	uint32_t ho_level;		/* 0x1c */
-	uint32_t ho_size;		/* 0x20 KiB used per member */
-	uint32_t ho_nr_disks;		/* 0x24 */
-	uint32_t ho_raid_disks;		/* 0x28 */
-	uint32_t ho_md_minor;		/* 0x2c */
-	uint32_t ho_not_persistent;	/* 0x30 */
-	uint32_t ho_set_uuid123[3];	/* 0x34 */
-	uint32_t ho_gstate_creserved[16]; /* 0x40 */
-	uint32_t ho_utime;		/* 0x80 */
-	uint32_t ho_state;		/* 0x84 */
-	uint32_t ho_active_disks;	/* 0x88 */
-	uint32_t ho_working_disks;	/* 0x8c */
-	uint32_t ho_failed_disks;	/* 0x90 */
-	uint32_t ho_spare_disks;	/* 0x94 */
-	uint32_t ho_sb_csum;		/* 0x98 */
-	uint32_t ho_gstate_rest[25];	/* 0x9c events, reshape, ... */
-	uint32_t ho_layout;		/* 0x100 */
-	uint32_t ho_chunk_size;		/* 0x104 bytes */
-	uint32_t ho_pstate_rest[62];	/* 0x108 */
+	uint32_t ho_md_magic;		   /* 0x00 */
+	uint32_t ho_major_version;	   /* 0x04 */
+	uint32_t ho_minor_version;	   /* 0x08 */
+	uint32_t ho_patch_version;	   /* 0x0c */
+	uint32_t ho_gvalid_words;	   /* 0x10 */
+	uint32_t ho_set_uuid0;		   /* 0x14 */
+	uint32_t ho_ctime;		   /* 0x18 */
+	uint32_t ho_level;		   /* 0x1c */
+	uint32_t ho_size;		   /* 0x20 KiB used per member */
+	uint32_t ho_nr_disks;		   /* 0x24 */
+	uint32_t ho_raid_disks;		   /* 0x28 */
+	uint32_t ho_md_minor;		   /* 0x2c */
+	uint32_t ho_not_persistent;	   /* 0x30 */
+	uint32_t ho_set_uuid123[3];	   /* 0x34 */
+	uint32_t ho_gstate_creserved[16];  /* 0x40 */
+	uint32_t ho_utime;		   /* 0x80 */
+	uint32_t ho_state;		   /* 0x84 */
+	uint32_t ho_active_disks;	   /* 0x88 */
+	uint32_t ho_working_disks;	   /* 0x8c */
+	uint32_t ho_failed_disks;	   /* 0x90 */
+	uint32_t ho_spare_disks;	   /* 0x94 */
+	uint32_t ho_sb_csum;		   /* 0x98 */
+	uint32_t ho_gstate_rest[25];	   /* 0x9c events, reshape, ... */
+	uint32_t ho_layout;		   /* 0x100 */
+	uint32_t ho_chunk_size;		   /* 0x104 bytes */
+	uint32_t ho_pstate_rest[62];	   /* 0x108 */
 	uint8_t disks_and_this_disk[3584]; /* 0x200 disks[27], this_disk */
 } __attribute__((packed));
 
@@ -81,8 +81,7 @@ _Static_assert(offsetof(struct md_sb0_disk, ho_raid_disks) == 40,
 	       "raid_disks at 40");
 _Static_assert(offsetof(struct md_sb0_disk, ho_sb_csum) == 152,
 	       "sb_csum at 152");
-_Static_assert(offsetof(struct md_sb0_disk, ho_layout) == 256,
-	       "layout at 256");
+_Static_assert(offsetof(struct md_sb0_disk, ho_layout) == 256, "layout at 256");
 _Static_assert(offsetof(struct md_sb0_disk, ho_chunk_size) == 260,
 	       "chunk_size at 260");
 
@@ -112,7 +111,7 @@ struct md_sb1_disk {
 	uint64_t le_super_offset;	/* 0x90 sectors */
 	uint64_t le_recovery_offset;	/* 0x98 */
 	uint32_t le_dev_number;		/* 0xa0 */
-	uint32_t le_cnt_corrected_read;	/* 0xa4 */
+	uint32_t le_cnt_corrected_read; /* 0xa4 */
 	uint8_t device_uuid[16];	/* 0xa8 */
 	uint8_t devflags;		/* 0xb8 */
 	uint8_t bblog_shift;		/* 0xb9 */
@@ -219,8 +218,8 @@ static int set_geometry(struct ba_content *c, int32_t level, uint32_t layout,
 		if ((layout >> 19) || ((layout >> 17) & 3) == 3 || near == 0 ||
 		    far == 0 || near * far < 2 || near * far > raid_disks)
 			return -EINVAL;
-		c->md_data_disks = raid_disks % near ? raid_disks
-						     : raid_disks / near;
+		c->md_data_disks =
+			raid_disks % near ? raid_disks : raid_disks / near;
 		break;
 	}
 
@@ -294,8 +293,7 @@ static int probe_sb0(const uint8_t *buf, uint64_t sb_sector,
 	else
 		return 1;
 	minor = sb0_get(sb.ho_minor_version, big);
-	if (sb0_get(sb.ho_major_version, big) != 0 || minor < 90 ||
-	    minor > 91)
+	if (sb0_get(sb.ho_major_version, big) != 0 || minor < 90 || minor > 91)
 		return -EINVAL;
 	if (!sb0_csum_ok(buf, sb0_get(sb.ho_sb_csum, big), big))
 		return -EINVAL;
@@ -439,11 +437,11 @@ static int md_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		bool fits;
 		uint64_t sector;
 	} where[] = {
-		{ SB0, 90, sectors >= MD_RESERVED_SECTORS,
-		  (sectors & ~(uint64_t)127) - MD_RESERVED_SECTORS },
-		{ SB1, 0, sectors >= 24, (sectors - 16) & ~(uint64_t)7 },
-		{ SB1, 1, true, 0 },
-		{ SB1, 2, true, 8 },
+		{SB0, 90, sectors >= MD_RESERVED_SECTORS,
+		 (sectors & ~(uint64_t)127) - MD_RESERVED_SECTORS},
+		{SB1, 0, sectors >= 24, (sectors - 16) & ~(uint64_t)7},
+		{SB1, 1, true, 0},
+		{SB1, 2, true, 8},
 	};
 
 	memset(out, 0, sizeof(*out));

@@ -24,35 +24,35 @@
 
 #include "probe/probe.h"
 
-#define NTFS_BOOT_SIZE		512
-#define NTFS_OEM		"NTFS    "
-#define NTFS_MAX_CLUSTER	(2 * MIB)
+#define NTFS_BOOT_SIZE	 512
+#define NTFS_OEM	 "NTFS    "
+#define NTFS_MAX_CLUSTER (2 * MIB)
 
 struct ntfs_boot_disk {
-	uint8_t jump[3];		/* 0x00 */
-	char oem[8];			/* 0x03 "NTFS    " */
-	uint16_t le_bytes_per_sector;	/* 0x0b */
-	uint8_t sectors_per_cluster;	/* 0x0d */
-	uint16_t le_reserved;		/* 0x0e must be 0 */
-	uint8_t nfats;			/* 0x10 must be 0 */
-	uint16_t le_root_entries;	/* 0x11 must be 0 */
-	uint16_t le_sectors16;		/* 0x13 must be 0 */
-	uint8_t media;			/* 0x15 */
-	uint16_t le_fat_size16;		/* 0x16 must be 0 */
-	uint16_t le_sectors_per_track;	/* 0x18 */
-	uint16_t le_heads;		/* 0x1a */
-	uint32_t le_hidden;		/* 0x1c partition start, sectors */
-	uint32_t le_sectors32;		/* 0x20 must be 0 */
-	uint8_t unused[4];		/* 0x24 */
-	uint64_t le_sectors;		/* 0x28 volume size, sectors */
-	uint64_t le_mft_lcn;		/* 0x30 */
-	uint64_t le_mftmirr_lcn;	/* 0x38 */
-	int8_t clusters_per_mft_record;	/* 0x40 */
-	uint8_t pad1[3];		/* 0x41 */
+	uint8_t jump[3];		  /* 0x00 */
+	char oem[8];			  /* 0x03 "NTFS    " */
+	uint16_t le_bytes_per_sector;	  /* 0x0b */
+	uint8_t sectors_per_cluster;	  /* 0x0d */
+	uint16_t le_reserved;		  /* 0x0e must be 0 */
+	uint8_t nfats;			  /* 0x10 must be 0 */
+	uint16_t le_root_entries;	  /* 0x11 must be 0 */
+	uint16_t le_sectors16;		  /* 0x13 must be 0 */
+	uint8_t media;			  /* 0x15 */
+	uint16_t le_fat_size16;		  /* 0x16 must be 0 */
+	uint16_t le_sectors_per_track;	  /* 0x18 */
+	uint16_t le_heads;		  /* 0x1a */
+	uint32_t le_hidden;		  /* 0x1c partition start, sectors */
+	uint32_t le_sectors32;		  /* 0x20 must be 0 */
+	uint8_t unused[4];		  /* 0x24 */
+	uint64_t le_sectors;		  /* 0x28 volume size, sectors */
+	uint64_t le_mft_lcn;		  /* 0x30 */
+	uint64_t le_mftmirr_lcn;	  /* 0x38 */
+	int8_t clusters_per_mft_record;	  /* 0x40 */
+	uint8_t pad1[3];		  /* 0x41 */
 	int8_t clusters_per_index_record; /* 0x44 */
-	uint8_t pad2[3];		/* 0x45 */
-	uint64_t le_serial;		/* 0x48 */
-	uint32_t le_checksum;		/* 0x50 */
+	uint8_t pad2[3];		  /* 0x45 */
+	uint64_t le_serial;		  /* 0x48 */
+	uint32_t le_checksum;		  /* 0x50 */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct ntfs_boot_disk) == 0x54,
@@ -98,7 +98,7 @@ static int ntfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		return -EINVAL;
 	spc_raw = bs.sectors_per_cluster;
 	if (spc_raw > 0x80) {
-		if (256 - spc_raw > 20)	/* 2^20 sectors: past any cap */
+		if (256 - spc_raw > 20) /* 2^20 sectors: past any cap */
 			return -EINVAL;
 		cluster = (uint64_t)bps << (256 - spc_raw);
 	} else {
@@ -110,9 +110,9 @@ static int ntfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		return -EINVAL;
 
 	/* The FAT fields NTFS leaves unused must be zero. */
-	if (le16toh(bs.le_reserved) || bs.nfats || le16toh(bs.le_root_entries) ||
-	    le16toh(bs.le_sectors16) || le16toh(bs.le_fat_size16) ||
-	    le32toh(bs.le_sectors32))
+	if (le16toh(bs.le_reserved) || bs.nfats ||
+	    le16toh(bs.le_root_entries) || le16toh(bs.le_sectors16) ||
+	    le16toh(bs.le_fat_size16) || le32toh(bs.le_sectors32))
 		return -EINVAL;
 	if (!valid_record_size(bs.clusters_per_mft_record))
 		return -EINVAL;

@@ -16,11 +16,11 @@
 
 enum ba_content_kind {
 	BA_CONTENT_NONE = 0,
-	BA_CONTENT_MD,		/* md RAID member */
-	BA_CONTENT_LVM,		/* LVM2 physical volume */
-	BA_CONTENT_LUKS,	/* LUKS1/LUKS2 container */
-	BA_CONTENT_FS,		/* filesystem (and swap) */
-	BA_CONTENT_ZFS,		/* ZFS vdev */
+	BA_CONTENT_MD,	 /* md RAID member */
+	BA_CONTENT_LVM,	 /* LVM2 physical volume */
+	BA_CONTENT_LUKS, /* LUKS1/LUKS2 container */
+	BA_CONTENT_FS,	 /* filesystem (and swap) */
+	BA_CONTENT_ZFS,	 /* ZFS vdev */
 };
 
 /*
@@ -29,26 +29,26 @@ enum ba_content_kind {
  */
 struct ba_content {
 	enum ba_content_kind kind;
-	char type[32];			/* "linux_raid_member", "ext4", ... */
-	char version[16];		/* "1.2", "0.90", "2", ... */
+	char type[32];	  /* "linux_raid_member", "ext4", ... */
+	char version[16]; /* "1.2", "0.90", "2", ... */
 
-	uint64_t data_offset;		/* where the payload/data starts */
-	uint64_t data_size;		/* bytes of payload/data, if known */
-	uint64_t used_size;		/* bytes the content really uses */
-	uint32_t block_size;		/* fs block, LUKS2 sector, md: 0 */
-	uint32_t sector_size;		/* fs sector size (XFS), else 0 */
+	uint64_t data_offset; /* where the payload/data starts */
+	uint64_t data_size;   /* bytes of payload/data, if known */
+	uint64_t used_size;   /* bytes the content really uses */
+	uint32_t block_size;  /* fs block, LUKS2 sector, md: 0 */
+	uint32_t sector_size; /* fs sector size (XFS), else 0 */
 
 	/* md */
-	int32_t md_level;		/* -1 linear, 0, 1, 4, 5, 6, 10 */
+	int32_t md_level; /* -1 linear, 0, 1, 4, 5, 6, 10 */
 	uint32_t md_layout;
 	uint32_t md_raid_disks;
-	uint32_t md_data_disks;		/* raid5 -1, raid6 -2, raid10 by layout */
-	uint64_t md_chunk;		/* bytes */
-	uint64_t md_super_offset;	/* bytes from region start */
+	uint32_t md_data_disks;	  /* raid5 -1, raid6 -2, raid10 by layout */
+	uint64_t md_chunk;	  /* bytes */
+	uint64_t md_super_offset; /* bytes from region start */
 
 	/* LVM */
-	uint64_t lvm_pe_start;		/* bytes (== data_offset) */
-	uint64_t lvm_extent_size;	/* bytes, 0 when no VG metadata */
+	uint64_t lvm_pe_start;	  /* bytes (== data_offset) */
+	uint64_t lvm_extent_size; /* bytes, 0 when no VG metadata */
 
 	/* filesystem RAID hints, in bytes (ext4 stride/stripe_width,
 	 * XFS sunit/swidth) */
@@ -70,7 +70,7 @@ struct ba_content {
  * impossible values).
  */
 struct ba_prober {
-	const char *name;		/* libblkid TYPE(s) it handles */
+	const char *name; /* libblkid TYPE(s) it handles */
 	enum ba_content_kind kind;
 	int (*probe)(struct ba_io *io, uint64_t off, uint64_t size,
 		     struct ba_content *out);

@@ -22,11 +22,11 @@
 
 #include "probe/probe.h"
 
-#define SWAP_MAGIC_LEN		10
-#define SWAP_HEADER_OFFSET	1024
-#define SWAP_BADPAGES_OFFSET	1536	/* info.badpages[] in the page */
+#define SWAP_MAGIC_LEN	     10
+#define SWAP_HEADER_OFFSET   1024
+#define SWAP_BADPAGES_OFFSET 1536 /* info.badpages[] in the page */
 
-static const uint32_t page_sizes[] = { 4096, 8192, 16384, 32768, 65536 };
+static const uint32_t page_sizes[] = {4096, 8192, 16384, 32768, 65536};
 
 static const struct {
 	const char *magic;
@@ -34,21 +34,21 @@ static const struct {
 	const char *type;
 	const char *version;
 } signatures[] = {
-	{ "SWAPSPACE2", 10, "swap", "1" },
-	{ "SWAP-SPACE", 10, "swap", "0" },
-	{ "S1SUSPEND", 9, "swsuspend", "1" },
-	{ "S2SUSPEND", 9, "swsuspend", "1" },
-	{ "ULSUSPEND", 9, "swsuspend", "1" },
-	{ "LINHIB0001", 10, "swsuspend", "1" },
-	{ "\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8, "swsuspend", "1" },
+	{"SWAPSPACE2", 10, "swap", "1"},
+	{"SWAP-SPACE", 10, "swap", "0"},
+	{"S1SUSPEND", 9, "swsuspend", "1"},
+	{"S2SUSPEND", 9, "swsuspend", "1"},
+	{"ULSUSPEND", 9, "swsuspend", "1"},
+	{"LINHIB0001", 10, "swsuspend", "1"},
+	{"\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8, "swsuspend", "1"},
 };
 
 struct swap_header_disk {
-	uint32_t version;		/* 0x400 either byte order */
-	uint32_t last_page;		/* 0x404 */
-	uint32_t nr_badpages;		/* 0x408 */
-	uint8_t uuid[16];		/* 0x40c */
-	char label[16];			/* 0x41c */
+	uint32_t version;     /* 0x400 either byte order */
+	uint32_t last_page;   /* 0x404 */
+	uint32_t nr_badpages; /* 0x408 */
+	uint8_t uuid[16];     /* 0x40c */
+	char label[16];	      /* 0x41c */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct swap_header_disk) == 0x2c,
@@ -73,13 +73,15 @@ static int swap_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	uint32_t page = 0, last_page, nr_bad;
 	int sig = -1, rc;
 
-	for (size_t i = 0; i < sizeof(page_sizes) / sizeof(page_sizes[0]); i++) {
-		rc = ba_io_read_region(io, off, size, page_sizes[i] - SWAP_MAGIC_LEN,
-				 SWAP_MAGIC_LEN, tail);
+	for (size_t i = 0; i < sizeof(page_sizes) / sizeof(page_sizes[0]);
+	     i++) {
+		rc = ba_io_read_region(io, off, size,
+				       page_sizes[i] - SWAP_MAGIC_LEN,
+				       SWAP_MAGIC_LEN, tail);
 		if (rc < 0)
 			return rc;
 		if (rc)
-			break;	/* larger pages do not fit either */
+			break; /* larger pages do not fit either */
 		sig = find_signature(tail);
 		if (sig >= 0) {
 			page = page_sizes[i];
@@ -91,8 +93,8 @@ static int swap_probe(struct ba_io *io, uint64_t off, uint64_t size,
 
 	last_page = 0;
 	if (strcmp(signatures[sig].version, "1") == 0) {
-		rc = ba_io_read_region(io, off, size, SWAP_HEADER_OFFSET, sizeof(h),
-				 &h);
+		rc = ba_io_read_region(io, off, size, SWAP_HEADER_OFFSET,
+				       sizeof(h), &h);
 		if (rc)
 			return rc;
 		if (le32toh(h.version) == 1) {
@@ -104,7 +106,8 @@ static int swap_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		} else {
 			return -EINVAL;
 		}
-		/* The bad-page list ends before the magic (MAX_SWAP_BADPAGES). */
+		/* The bad-page list ends before the magic (MAX_SWAP_BADPAGES).
+		 */
 		if (last_page == 0 ||
 		    nr_bad > (page - SWAP_MAGIC_LEN - SWAP_BADPAGES_OFFSET) / 4)
 			return -EINVAL;

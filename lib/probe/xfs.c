@@ -19,56 +19,56 @@
 
 #include "probe/probe.h"
 
-#define XFS_SB_MAGIC		"XFSB"
-#define XFS_SB_READ		512	/* smallest sector holds the sb */
-#define XFS_MIN_SECTORSIZE	512
-#define XFS_MAX_SECTORSIZE	32768
-#define XFS_MIN_BLOCKSIZE	512
-#define XFS_MAX_BLOCKSIZE	65536
-#define XFS_MIN_AG_BLOCKS	64
-#define XFS_VERSION_NUMBITS	0x000f
+#define XFS_SB_MAGIC	    "XFSB"
+#define XFS_SB_READ	    512 /* smallest sector holds the sb */
+#define XFS_MIN_SECTORSIZE  512
+#define XFS_MAX_SECTORSIZE  32768
+#define XFS_MIN_BLOCKSIZE   512
+#define XFS_MAX_BLOCKSIZE   65536
+#define XFS_MIN_AG_BLOCKS   64
+#define XFS_VERSION_NUMBITS 0x000f
 
 struct xfs_super_disk {
-	char magic[4];			/* 0x00 "XFSB" */
-	uint32_t be_blocksize;		/* 0x04 bytes */
-	uint64_t be_dblocks;		/* 0x08 data blocks */
-	uint64_t be_rblocks;		/* 0x10 */
-	uint64_t be_rextents;		/* 0x18 */
-	uint8_t uuid[16];		/* 0x20 */
-	uint64_t be_logstart;		/* 0x30 */
-	uint64_t be_rootino;		/* 0x38 */
-	uint64_t be_rbmino;		/* 0x40 */
-	uint64_t be_rsumino;		/* 0x48 */
-	uint32_t be_rextsize;		/* 0x50 */
-	uint32_t be_agblocks;		/* 0x54 */
-	uint32_t be_agcount;		/* 0x58 */
-	uint32_t be_rbmblocks;		/* 0x5c */
-	uint32_t be_logblocks;		/* 0x60 */
-	uint16_t be_versionnum;		/* 0x64 */
-	uint16_t be_sectsize;		/* 0x66 bytes */
-	uint16_t be_inodesize;		/* 0x68 */
-	uint16_t be_inopblock;		/* 0x6a */
-	char fname[12];			/* 0x6c label */
-	uint8_t blocklog;		/* 0x78 */
-	uint8_t sectlog;		/* 0x79 */
-	uint8_t inodelog;		/* 0x7a */
-	uint8_t inopblog;		/* 0x7b */
-	uint8_t agblklog;		/* 0x7c */
-	uint8_t rextslog;		/* 0x7d */
-	uint8_t inprogress;		/* 0x7e */
-	uint8_t imax_pct;		/* 0x7f */
-	uint64_t be_icount;		/* 0x80 */
-	uint64_t be_ifree;		/* 0x88 */
-	uint64_t be_fdblocks;		/* 0x90 */
-	uint64_t be_frextents;		/* 0x98 */
-	uint64_t be_uquotino;		/* 0xa0 */
-	uint64_t be_gquotino;		/* 0xa8 */
-	uint16_t be_qflags;		/* 0xb0 */
-	uint8_t flags;			/* 0xb2 */
-	uint8_t shared_vn;		/* 0xb3 */
-	uint32_t be_inoalignmt;		/* 0xb4 */
-	uint32_t be_unit;		/* 0xb8 stripe unit, fs blocks */
-	uint32_t be_width;		/* 0xbc stripe width, fs blocks */
+	char magic[4];		/* 0x00 "XFSB" */
+	uint32_t be_blocksize;	/* 0x04 bytes */
+	uint64_t be_dblocks;	/* 0x08 data blocks */
+	uint64_t be_rblocks;	/* 0x10 */
+	uint64_t be_rextents;	/* 0x18 */
+	uint8_t uuid[16];	/* 0x20 */
+	uint64_t be_logstart;	/* 0x30 */
+	uint64_t be_rootino;	/* 0x38 */
+	uint64_t be_rbmino;	/* 0x40 */
+	uint64_t be_rsumino;	/* 0x48 */
+	uint32_t be_rextsize;	/* 0x50 */
+	uint32_t be_agblocks;	/* 0x54 */
+	uint32_t be_agcount;	/* 0x58 */
+	uint32_t be_rbmblocks;	/* 0x5c */
+	uint32_t be_logblocks;	/* 0x60 */
+	uint16_t be_versionnum; /* 0x64 */
+	uint16_t be_sectsize;	/* 0x66 bytes */
+	uint16_t be_inodesize;	/* 0x68 */
+	uint16_t be_inopblock;	/* 0x6a */
+	char fname[12];		/* 0x6c label */
+	uint8_t blocklog;	/* 0x78 */
+	uint8_t sectlog;	/* 0x79 */
+	uint8_t inodelog;	/* 0x7a */
+	uint8_t inopblog;	/* 0x7b */
+	uint8_t agblklog;	/* 0x7c */
+	uint8_t rextslog;	/* 0x7d */
+	uint8_t inprogress;	/* 0x7e */
+	uint8_t imax_pct;	/* 0x7f */
+	uint64_t be_icount;	/* 0x80 */
+	uint64_t be_ifree;	/* 0x88 */
+	uint64_t be_fdblocks;	/* 0x90 */
+	uint64_t be_frextents;	/* 0x98 */
+	uint64_t be_uquotino;	/* 0xa0 */
+	uint64_t be_gquotino;	/* 0xa8 */
+	uint16_t be_qflags;	/* 0xb0 */
+	uint8_t flags;		/* 0xb2 */
+	uint8_t shared_vn;	/* 0xb3 */
+	uint32_t be_inoalignmt; /* 0xb4 */
+	uint32_t be_unit;	/* 0xb8 stripe unit, fs blocks */
+	uint32_t be_width;	/* 0xbc stripe width, fs blocks */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct xfs_super_disk) == 0xc0,
@@ -109,8 +109,7 @@ static int xfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		return -EINVAL;
 	ssize = be16toh(sb.be_sectsize);
 	if (ssize < XFS_MIN_SECTORSIZE || ssize > XFS_MAX_SECTORSIZE ||
-	    !is_pow2(ssize) || sb.sectlog > 15 ||
-	    (1U << sb.sectlog) != ssize)
+	    !is_pow2(ssize) || sb.sectlog > 15 || (1U << sb.sectlog) != ssize)
 		return -EINVAL;
 	bsize = be32toh(sb.be_blocksize);
 	if (bsize < XFS_MIN_BLOCKSIZE || bsize > XFS_MAX_BLOCKSIZE ||

@@ -29,26 +29,26 @@
 
 #include "probe/probe.h"
 
-#define ZFS_LABEL_SIZE		(256 * KIB)
-#define ZFS_PHYS_OFFSET		(16 * KIB)	/* vl_vdev_phys in a label */
-#define ZFS_PHYS_SIZE		(112 * KIB)
-#define ZFS_DATA_START		(4 * MIB)	/* VDEV_LABEL_START_SIZE */
-#define ZFS_ECK_MAGIC		0x0210da7ab10c7a11ULL
-#define ZFS_NV_ENCODE_XDR	1
-#define ZFS_NV_MAX_DEPTH	8
-#define ZFS_ASHIFT_MIN		9
-#define ZFS_ASHIFT_MAX		16
+#define ZFS_LABEL_SIZE	  (256 * KIB)
+#define ZFS_PHYS_OFFSET	  (16 * KIB) /* vl_vdev_phys in a label */
+#define ZFS_PHYS_SIZE	  (112 * KIB)
+#define ZFS_DATA_START	  (4 * MIB) /* VDEV_LABEL_START_SIZE */
+#define ZFS_ECK_MAGIC	  0x0210da7ab10c7a11ULL
+#define ZFS_NV_ENCODE_XDR 1
+#define ZFS_NV_MAX_DEPTH  8
+#define ZFS_ASHIFT_MIN	  9
+#define ZFS_ASHIFT_MAX	  16
 
 /* nvpair data types (sys/nvpair.h) this parser reads. */
-#define NV_UINT64		8
-#define NV_STRING		9
-#define NV_NVLIST		19
-#define NV_NVLIST_ARRAY		20
+#define NV_UINT64	8
+#define NV_STRING	9
+#define NV_NVLIST	19
+#define NV_NVLIST_ARRAY 20
 
 /* zio_eck_t: the last 40 bytes of vdev_phys_t, in the writer's order. */
 struct zfs_eck_disk {
-	uint64_t magic;			/* +0 ZFS_ECK_MAGIC */
-	uint64_t cksum[4];		/* +8 SHA-256 as four 64-bit words */
+	uint64_t magic;	   /* +0 ZFS_ECK_MAGIC */
+	uint64_t cksum[4]; /* +8 SHA-256 as four 64-bit words */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct zfs_eck_disk) == 40, "zio_eck_t is 40 bytes");
@@ -103,7 +103,8 @@ static void sha256_block(struct sha256 *s, const uint8_t *p)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
 		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
 	for (int i = 16; i < 64; i++)
-		w[i] = SHA_G1(w[i - 2]) + w[i - 7] + SHA_G0(w[i - 15]) + w[i - 16];
+		w[i] = SHA_G1(w[i - 2]) + w[i - 7] + SHA_G0(w[i - 15]) +
+		       w[i - 16];
 	a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
 	e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
 	for (int i = 0; i < 64; i++) {
@@ -137,7 +138,7 @@ static void sha256_update(struct sha256 *s, const void *buf, size_t len)
 		size_t n;
 
 		if (s->fill == 0 && len >= 64) {
-			sha256_block(s, p);	/* whole blocks: no copy */
+			sha256_block(s, p); /* whole blocks: no copy */
 			p += 64;
 			len -= 64;
 			continue;
@@ -175,12 +176,11 @@ static void sha256_final(struct sha256 *s, uint64_t out[4])
  * replaced by the verifier {offset, 0, 0, 0}, all in the writer's byte
  * order (@swap: the eck magic reads byte-swapped).
  */
-static bool label_checksum_ok(const uint8_t *phys, uint64_t phys_off,
-			      bool swap)
+static bool label_checksum_ok(const uint8_t *phys, uint64_t phys_off, bool swap)
 {
 	const size_t body = ZFS_PHYS_SIZE - sizeof(struct zfs_eck_disk);
 	struct zfs_eck_disk eck;
-	uint64_t verifier[4] = { phys_off, 0, 0, 0 }, got[4];
+	uint64_t verifier[4] = {phys_off, 0, 0, 0}, got[4];
 	struct sha256 s;
 
 	memcpy(&eck, phys + body, sizeof(eck));
@@ -193,8 +193,8 @@ static bool label_checksum_ok(const uint8_t *phys, uint64_t phys_off,
 	sha256_update(&s, verifier, sizeof(verifier));
 	sha256_final(&s, got);
 	for (int i = 0; i < 4; i++) {
-		uint64_t want = swap ? __builtin_bswap64(eck.cksum[i]) :
-				       eck.cksum[i];
+		uint64_t want =
+			swap ? __builtin_bswap64(eck.cksum[i]) : eck.cksum[i];
 		if (got[i] != want)
 			return false;
 	}
@@ -288,10 +288,12 @@ static int nvp_walk(struct ba_cur *c, enum nv_scope scope, int depth,
 	case NV_NVLIST:
 		if (nelem != 1)
 			return -ERANGE;
-		rc = nvl_walk(&v, scope == NV_TOP && name_is(name, name_len,
-							       "vdev_tree") ?
-					  NV_VDEV_TREE : NV_OTHER,
-			      depth + 1, l);
+		rc = nvl_walk(
+			&v,
+			scope == NV_TOP && name_is(name, name_len, "vdev_tree")
+				? NV_VDEV_TREE
+				: NV_OTHER,
+			depth + 1, l);
 		if (rc)
 			return rc;
 		break;
@@ -306,7 +308,7 @@ static int nvp_walk(struct ba_cur *c, enum nv_scope scope, int depth,
 		}
 		break;
 	default:
-		break;		/* STRING and the rest: skipped by size */
+		break; /* STRING and the rest: skipped by size */
 	}
 	return ba_cur_seek(c, start + esize);
 }
@@ -368,8 +370,9 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 		label_off += psize - 4 * ZFS_LABEL_SIZE;
 	/* The checksum tail's magic first: 8 bytes, not 112 KiB, when no
 	 * label is there (most partitions probed). */
-	rc = ba_io_read_region(io, off, size, label_off + ZFS_PHYS_OFFSET + body,
-			 sizeof(magic), &magic);
+	rc = ba_io_read_region(io, off, size,
+			       label_off + ZFS_PHYS_OFFSET + body,
+			       sizeof(magic), &magic);
 	if (rc)
 		return rc;
 	if (magic == ZFS_ECK_MAGIC)
@@ -379,7 +382,7 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 	else
 		return 1;
 	rc = ba_io_read_region(io, off, size, label_off + ZFS_PHYS_OFFSET,
-			 ZFS_PHYS_SIZE, phys);
+			       ZFS_PHYS_SIZE, phys);
 	if (rc)
 		return rc;
 	if (!label_checksum_ok(phys, label_off + ZFS_PHYS_OFFSET, swap))
@@ -395,7 +398,7 @@ static int read_label(struct ba_io *io, uint64_t off, uint64_t size, int n,
 static int zfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 		     struct ba_content *out)
 {
-	struct zfs_label best = { 0 }, l;
+	struct zfs_label best = {0}, l;
 	bool found = false, seen = false;
 	uint8_t *phys;
 	int rc = 0;
@@ -426,7 +429,8 @@ static int zfs_probe(struct ba_io *io, uint64_t off, uint64_t size,
 			 (unsigned long long)best.version);
 	out->data_offset = ZFS_DATA_START;
 	/* Data ends where the trailing labels L2/L3 start. */
-	if (size / ZFS_LABEL_SIZE * ZFS_LABEL_SIZE > ZFS_DATA_START + 2 * ZFS_LABEL_SIZE)
+	if (size / ZFS_LABEL_SIZE * ZFS_LABEL_SIZE >
+	    ZFS_DATA_START + 2 * ZFS_LABEL_SIZE)
 		out->data_size = size / ZFS_LABEL_SIZE * ZFS_LABEL_SIZE -
 				 2 * ZFS_LABEL_SIZE - ZFS_DATA_START;
 	out->zfs_ashift = best.has_ashift ? (uint32_t)best.ashift : 0;

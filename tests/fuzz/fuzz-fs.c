@@ -29,8 +29,8 @@
 #define BTRFS_AT (64 * 1024)
 
 static const struct ba_prober *const probers[] = {
-	&ba_ext_prober,	 &ba_xfs_prober,  &ba_btrfs_prober,
-	&ba_fat_prober,	 &ba_ntfs_prober, &ba_swap_prober,
+	&ba_ext_prober, &ba_xfs_prober,	 &ba_btrfs_prober,
+	&ba_fat_prober, &ba_ntfs_prober, &ba_swap_prober,
 };
 
 static void check(const struct ba_prober *p, struct ba_io *io, uint64_t off,

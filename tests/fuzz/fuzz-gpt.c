@@ -39,7 +39,7 @@ static void check_header(const struct ba_gpt_header *h, uint64_t size,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t sector_sizes[] = { 512, 4096 };
+	static const uint32_t sector_sizes[] = {512, 4096};
 
 	for (size_t i = 0; i < 2; i++) {
 		uint32_t ss = sector_sizes[i];
@@ -66,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(chk.primary.state != BA_GPT_UNREADABLE);
 		FUZZ_CHECK(chk.backup.state != BA_GPT_UNREADABLE);
 		/* Two headers and two arrays at most. */
-		FUZZ_CHECK(io.bytes_read <= 2 * ((uint64_t)ss + BA_IO_MAX_READ));
+		FUZZ_CHECK(io.bytes_read <=
+			   2 * ((uint64_t)ss + BA_IO_MAX_READ));
 	}
 	return 0;
 }

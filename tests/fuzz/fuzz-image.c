@@ -32,15 +32,15 @@
 #include "blkalign.h"
 #include "fuzz.h"
 
-#define HEADER_BYTES	7
-#define MAX_PAYLOAD	(4u << 20)
-#define MAX_SPARSE	((uint64_t)64 << 30)
+#define HEADER_BYTES 7
+#define MAX_PAYLOAD  (4u << 20)
+#define MAX_SPARSE   ((uint64_t)64 << 30)
 
 static void geometry(struct blkalign_ctx *ctx, uint8_t g)
 {
-	static const uint32_t min_io[] = { 0, 65536, 131072, 12288 };
-	static const uint32_t opt_io[] = { 0, 262144, 196608, 33553920 };
-	struct blkalign_image_geometry geo = { 0 };
+	static const uint32_t min_io[] = {0, 65536, 131072, 12288};
+	static const uint32_t opt_io[] = {0, 262144, 196608, 33553920};
+	struct blkalign_image_geometry geo = {0};
 
 	geo.logical_sector_size = (g & 1) ? 4096 : 512;
 	geo.physical_sector_size = (g & 3) ? 4096 : 512;
@@ -53,8 +53,8 @@ static void geometry(struct blkalign_ctx *ctx, uint8_t g)
 	}
 	/* Impossible combinations (e.g. 33553920 on 4Kn) keep the default. */
 	(void)blkalign_ctx_set_image_geometry(ctx, &geo);
-	FUZZ_CHECK(blkalign_ctx_set_page_size(ctx, (g & 0x80) ? 65536 :
-								 4096) == 0);
+	FUZZ_CHECK(blkalign_ctx_set_page_size(ctx, (g & 0x80) ? 65536 : 4096) ==
+		   0);
 }
 
 static int write_all(int fd, const uint8_t *p, size_t len, uint64_t off)
@@ -123,7 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len > MAX_PAYLOAD)
 		len = MAX_PAYLOAD;
 	sparse = ((uint64_t)data[0] | (uint64_t)data[1] << 8 |
-		  (uint64_t)data[2] << 16 | (uint64_t)data[3] << 24) * 512;
+		  (uint64_t)data[2] << 16 | (uint64_t)data[3] << 24) *
+		 512;
 	if (sparse > MAX_SPARSE)
 		sparse = MAX_SPARSE;
 	tail = ((size_t)data[5] | (size_t)data[6] << 8) * 512;
@@ -135,7 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(fd >= 0);
 	FUZZ_CHECK(ftruncate(fd, (off_t)image) == 0);
 	FUZZ_CHECK(write_all(fd, payload, len - tail, 0) == 0);
-	FUZZ_CHECK(write_all(fd, payload + len - tail, tail, image - tail) == 0);
+	FUZZ_CHECK(write_all(fd, payload + len - tail, tail, image - tail) ==
+		   0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 
 	ctx = blkalign_new_ctx();

@@ -51,7 +51,7 @@ static void fix_csum(uint8_t *sb)
 
 	if (rd32(sb, false) != MD_MAGIC && rd32(sb, true) != MD_MAGIC)
 		return;
-	if (rd32(sb + 4, false) == 1) {		/* 1.x, little-endian */
+	if (rd32(sb + 4, false) == 1) { /* 1.x, little-endian */
 		n = 256 + 2 * rd32(sb + 220, false);
 		if (n > SB_BYTES)
 			return;
@@ -61,7 +61,7 @@ static void fix_csum(uint8_t *sb)
 		if (n % 4)
 			sum += (uint32_t)sb[n - 2] | (uint32_t)sb[n - 1] << 8;
 		wr32(sb + 216, (uint32_t)sum + (uint32_t)(sum >> 32), false);
-	} else {				/* 0.90, either order */
+	} else { /* 0.90, either order */
 		bool big = rd32(sb, true) == MD_MAGIC;
 
 		wr32(sb + 152, 0, big);
@@ -105,8 +105,8 @@ static void check(struct ba_io *io, uint64_t off, uint64_t size)
 	FUZZ_CHECK(memchr(c.version, 0, sizeof(c.version)) != NULL);
 	FUZZ_CHECK(c.data_offset <= size);
 	FUZZ_CHECK(c.data_size <= size - c.data_offset);
-	FUZZ_CHECK(c.md_super_offset <= size && size - c.md_super_offset >=
-						      SB_BYTES);
+	FUZZ_CHECK(c.md_super_offset <= size &&
+		   size - c.md_super_offset >= SB_BYTES);
 	FUZZ_CHECK(c.md_raid_disks >= 1 && c.md_data_disks >= 1 &&
 		   c.md_data_disks <= c.md_raid_disks);
 	FUZZ_CHECK(c.md_chunk % 512 == 0);

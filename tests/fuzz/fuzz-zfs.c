@@ -24,13 +24,13 @@
 
 #include "fuzz.h"
 
-#define VDEV_SIZE (4 * ZFS_LABEL_SIZE)	/* the smallest with 4 labels */
+#define VDEV_SIZE (4 * ZFS_LABEL_SIZE) /* the smallest with 4 labels */
 
 /* Seal vdev_phys_t at @phys (label L0) the way OpenZFS does. */
 static void seal(uint8_t *phys)
 {
 	const size_t body = ZFS_PHYS_SIZE - sizeof(struct zfs_eck_disk);
-	uint64_t magic = ZFS_ECK_MAGIC, ver[4] = { ZFS_PHYS_OFFSET, 0, 0, 0 };
+	uint64_t magic = ZFS_ECK_MAGIC, ver[4] = {ZFS_PHYS_OFFSET, 0, 0, 0};
 	uint64_t sum[4];
 	struct sha256 s;
 

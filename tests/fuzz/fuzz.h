@@ -13,10 +13,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* An invariant of the code under test failed: crash so the fuzzer (or
  * the replay) reports the input. */
-#define FUZZ_CHECK(cond)                                                    \
-	do {                                                                \
-		if (!(cond))                                                \
-			fuzz_fail(__FILE__, __LINE__, #cond);               \
+#define FUZZ_CHECK(cond)                                      \
+	do {                                                  \
+		if (!(cond))                                  \
+			fuzz_fail(__FILE__, __LINE__, #cond); \
 	} while (0)
 
 void fuzz_fail(const char *file, int line, const char *what)

@@ -42,21 +42,21 @@ static inline int run_table(const char *group, CMUnitTestFunction fn,
 	run_table(#fn, fn, (rows), sizeof((rows)[0]), ARRAY_SIZE(rows))
 
 /* Compare one number of a row, naming the row and the field on failure. */
-#define EXPECT_U64(row, what, got, want)                                    \
-	do {                                                                \
-		uint64_t got_ = (uint64_t)(got), want_ = (uint64_t)(want);  \
-		if (got_ != want_)                                          \
+#define EXPECT_U64(row, what, got, want)                                       \
+	do {                                                                   \
+		uint64_t got_ = (uint64_t)(got), want_ = (uint64_t)(want);     \
+		if (got_ != want_)                                             \
 			fail_msg("%s: %s is %llu, expected %llu", (row)->name, \
-				 (what), (unsigned long long)got_,          \
-				 (unsigned long long)want_);                \
+				 (what), (unsigned long long)got_,             \
+				 (unsigned long long)want_);                   \
 	} while (0)
 
-#define EXPECT_S64(row, what, got, want)                                    \
-	do {                                                                \
-		int64_t got_ = (int64_t)(got), want_ = (int64_t)(want);     \
-		if (got_ != want_)                                          \
+#define EXPECT_S64(row, what, got, want)                                       \
+	do {                                                                   \
+		int64_t got_ = (int64_t)(got), want_ = (int64_t)(want);        \
+		if (got_ != want_)                                             \
 			fail_msg("%s: %s is %lld, expected %lld", (row)->name, \
-				 (what), (long long)got_, (long long)want_); \
+				 (what), (long long)got_, (long long)want_);   \
 	} while (0)
 
 #endif /* BLKALIGN_TEST_TABLE_H */

@@ -25,23 +25,23 @@ struct row {
 
 static const struct row rows[] = {
 	/* kernel-lab's dmsetup table */
-	{ "0 1000003 linear 254:144 2048", 0, "linear", 254, 144, 2048, 0, 0 },
-	{ "0 1000000 linear 254:144 2055", 0, "linear", 254, 144, 2055, 0, 0 },
+	{"0 1000003 linear 254:144 2048", 0, "linear", 254, 144, 2048, 0, 0},
+	{"0 1000000 linear 254:144 2055", 0, "linear", 254, 144, 2055, 0, 0},
 	/* seed 000: kpartx partition of a multipath device at 63 */
-	{ "0 1870001 linear 8:96 63", 0, "linear", 8, 96, 63, 0, 0 },
-	{ "0 2097152 striped 2 128 8:16 2048 8:32 2048", 0, "striped", 8, 16,
-	  2048, 2, 128 },
+	{"0 1870001 linear 8:96 63", 0, "linear", 8, 96, 63, 0, 0},
+	{"0 2097152 striped 2 128 8:16 2048 8:32 2048", 0, "striped", 8, 16,
+	 2048, 2, 128},
 	/* targets that are not placed */
-	{ "0 2097152 crypt aes-xts-plain64 - 0 8:16 4096", 1, "crypt", 0, 0, 0,
-	  0, 0 },
-	{ "0 100 zero", 1, "zero", 0, 0, 0, 0, 0 },
+	{"0 2097152 crypt aes-xts-plain64 - 0 8:16 4096", 1, "crypt", 0, 0, 0,
+	 0, 0},
+	{"0 100 zero", 1, "zero", 0, 0, 0, 0, 0},
 	/* garbage */
-	{ "", -EINVAL, "", 0, 0, 0, 0, 0 },
-	{ "0 100 linear", -EINVAL, "linear", 0, 0, 0, 0, 0 },
-	{ "0 100 linear 8:16", -EINVAL, "linear", 0, 0, 0, 0, 0 },
-	{ "0 100 striped 0 128 8:16 0", -EINVAL, "striped", 0, 0, 0, 0, 0 },
-	{ "0 100 linear 8:16 36028797018963968", -ERANGE, "linear", 0, 0, 0, 0,
-	  0 },
+	{"", -EINVAL, "", 0, 0, 0, 0, 0},
+	{"0 100 linear", -EINVAL, "linear", 0, 0, 0, 0, 0},
+	{"0 100 linear 8:16", -EINVAL, "linear", 0, 0, 0, 0, 0},
+	{"0 100 striped 0 128 8:16 0", -EINVAL, "striped", 0, 0, 0, 0, 0},
+	{"0 100 linear 8:16 36028797018963968", -ERANGE, "linear", 0, 0, 0, 0,
+	 0},
 };
 
 static void test_rows(void **state)

@@ -12,16 +12,16 @@
 
 #include "blkalignP.h"
 
-#define NENTRIES 128
-#define ENTRY_SIZE 128
+#define NENTRIES    128
+#define ENTRY_SIZE  128
 #define ARRAY_BYTES (NENTRIES * ENTRY_SIZE)
 
 struct img {
 	uint8_t *buf;
-	uint64_t size;		/* what the reader sees (may be truncated) */
+	uint64_t size; /* what the reader sees (may be truncated) */
 	uint32_t ss;
-	uint64_t last;		/* last LBA of the full image */
-	uint64_t es;		/* sectors of one entry array */
+	uint64_t last; /* last LBA of the full image */
+	uint64_t es;   /* sectors of one entry array */
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -82,8 +82,7 @@ static void seal_header(struct img *im, uint64_t lba)
 	put32(h + 0x10, ba_crc32(0, h, hsize));
 }
 
-static void header(struct img *im, uint64_t lba, uint64_t alt,
-		   uint64_t entries)
+static void header(struct img *im, uint64_t lba, uint64_t alt, uint64_t entries)
 {
 	uint8_t *h = sector(im, lba);
 
@@ -92,9 +91,9 @@ static void header(struct img *im, uint64_t lba, uint64_t alt,
 	put32(h + 0x0c, 92);
 	put64(h + 0x18, lba);
 	put64(h + 0x20, alt);
-	put64(h + 0x28, 2 + im->es);			/* first usable */
-	put64(h + 0x30, im->last - 1 - im->es);		/* last usable */
-	memset(h + 0x38, 0xab, 16);			/* disk GUID */
+	put64(h + 0x28, 2 + im->es);		/* first usable */
+	put64(h + 0x30, im->last - 1 - im->es); /* last usable */
+	memset(h + 0x38, 0xab, 16);		/* disk GUID */
 	put64(h + 0x48, entries);
 	put32(h + 0x50, NENTRIES);
 	put32(h + 0x54, ENTRY_SIZE);
@@ -120,8 +119,10 @@ static void make_gpt(struct img *im, uint32_t ss, uint64_t nsectors)
 	im->buf[511] = 0xaa;
 	/* Entry 0: Linux filesystem data, LBAs first usable .. + 8. */
 	e = sector(im, 2);
-	memcpy(e, "\xaf\x3d\xc6\x0f\x83\x84\x72\x47\x8e\x79\x3d\x69\xd8\x47"
-		  "\x7d\xe4", 16);
+	memcpy(e,
+	       "\xaf\x3d\xc6\x0f\x83\x84\x72\x47\x8e\x79\x3d\x69\xd8\x47"
+	       "\x7d\xe4",
+	       16);
 	memset(e + 16, 0x11, 16);
 	put64(e + 32, 2 + im->es);
 	put64(e + 40, 2 + im->es + 8);
@@ -132,11 +133,14 @@ static void make_gpt(struct img *im, uint32_t ss, uint64_t nsectors)
 }
 
 /* Mutations, one per row. */
-static void m_none(struct img *im) { (void)im; }
+static void m_none(struct img *im)
+{
+	(void)im;
+}
 
 static void m_primary_crc(struct img *im)
 {
-	sector(im, 1)[0x38] ^= 1;		/* disk GUID, CRC kept */
+	sector(im, 1)[0x38] ^= 1; /* disk GUID, CRC kept */
 }
 
 static void m_primary_crc_field(struct img *im)
@@ -175,7 +179,7 @@ static void m_alt_lba_1(struct img *im)
 
 static void m_primary_entries(struct img *im)
 {
-	sector(im, 2)[56] ^= 0x20;		/* name: "Root" */
+	sector(im, 2)[56] ^= 0x20; /* name: "Root" */
 }
 
 static void m_backup_entries(struct img *im)
@@ -183,17 +187,17 @@ static void m_backup_entries(struct img *im)
 	sector(im, im->last - im->es)[56] ^= 0x20;
 }
 
-#define SET32(fn, field_off, v)                                             \
-	static void fn(struct img *im)                                      \
-	{                                                                   \
-		put32(sector(im, 1) + (field_off), (v));                    \
-		seal_header(im, 1);                                         \
+#define SET32(fn, field_off, v)                          \
+	static void fn(struct img *im)                   \
+	{                                                \
+		put32(sector(im, 1) + (field_off), (v)); \
+		seal_header(im, 1);                      \
 	}
-#define SET64(fn, field_off, v)                                             \
-	static void fn(struct img *im)                                      \
-	{                                                                   \
-		put64(sector(im, 1) + (field_off), (v));                    \
-		seal_header(im, 1);                                         \
+#define SET64(fn, field_off, v)                          \
+	static void fn(struct img *im)                   \
+	{                                                \
+		put64(sector(im, 1) + (field_off), (v)); \
+		seal_header(im, 1);                      \
 	}
 
 SET32(m_nentries_max, 0x50, 0xffffffffU)
@@ -268,12 +272,12 @@ static void m_truncate_100_bytes(struct img *im)
 
 struct gpt_row {
 	const char *name;
-	uint32_t ss;			/* sector size the image is built with */
+	uint32_t ss; /* sector size the image is built with */
 	uint64_t nsectors;
-	uint32_t check_ss;		/* 0: same as ss */
+	uint32_t check_ss; /* 0: same as ss */
 	void (*mutate)(struct img *im);
 	enum ba_gpt_state primary, backup;
-	const char *primary_why, *backup_why;	/* substrings, or NULL */
+	const char *primary_why, *backup_why; /* substrings, or NULL */
 };
 
 #define P BA_GPT_OK
@@ -283,76 +287,71 @@ struct gpt_row {
 /* 256 sectors of 512: entries 2..33, backup entries 223..254, header
  * 255.  64 sectors of 4096: entries 2..5, backup 59..62, header 63. */
 static const struct gpt_row gpt_rows[] = {
-	{ "valid-512", 512, 256, 0, m_none, P, P },
-	{ "valid-4096", 4096, 64, 0, m_none, P, P },
-	{ "512-image-read-as-4096", 512, 256, 4096, m_none, A, A },
-	{ "4096-image-read-as-512", 4096, 64, 512, m_none, A, A },
-	{ "no-gpt", 512, 256, 0, m_wipe, A, A },
-	{ "primary-crc-broken", 512, 256, 0, m_primary_crc, B, P,
-	  "header checksum" },
-	{ "primary-crc-field-broken", 512, 256, 0, m_primary_crc_field, B, P,
-	  "header checksum" },
-	{ "primary-crc-broken-4096", 4096, 64, 0, m_primary_crc, B, P,
-	  "header checksum" },
-	{ "backup-crc-broken", 512, 256, 0, m_backup_crc, P, B, NULL,
-	  "header checksum" },
-	{ "both-crc-broken", 512, 256, 0, m_both_crc, B, B, "header checksum",
-	  "header checksum" },
-	{ "backup-missing", 512, 256, 0, m_backup_missing, P, B, NULL,
-	  "last LBA" },
-	{ "backup-missing-4096", 4096, 64, 0, m_backup_missing, P, B, NULL,
-	  "last LBA" },
-	{ "backup-not-where-primary-says", 512, 256, 0, m_alt_elsewhere, P, B,
-	  NULL, "where the primary says" },
-	{ "alternate-lba-1-falls-back-to-last", 512, 256, 0, m_alt_lba_1, P,
-	  P },
-	{ "primary-entries-crc-broken", 512, 256, 0, m_primary_entries, B, P,
-	  "entry array checksum" },
-	{ "backup-entries-crc-broken", 512, 256, 0, m_backup_entries, P, B,
-	  NULL, "entry array checksum" },
-	{ "nentries-0xffffffff", 512, 256, 0, m_nentries_max, B, P,
-	  "number of entries" },
-	{ "nentries-16385", 512, 256, 0, m_nentries_16385, B, P,
-	  "number of entries" },
-	{ "nentries-0", 512, 256, 0, m_nentries_0, B, P, "number of entries" },
-	{ "entries-64mib", 512, 256, 0, m_entries_64mib, B, P, "too large" },
-	{ "entry-size-0", 512, 256, 0, m_entry_size_0, B, P, "entry size" },
-	{ "entry-size-129", 512, 256, 0, m_entry_size_129, B, P,
-	  "entry size" },
-	{ "entry-size-8192", 512, 256, 0, m_entry_size_8192, B, P,
-	  "entry size" },
-	{ "header-size-91", 512, 256, 0, m_header_size_91, B, P,
-	  "header size" },
-	{ "header-size-513", 512, 256, 0, m_header_size_over_sector, B, P,
-	  "header size" },
-	{ "header-size-4097-4096", 4096, 64, 0, m_header_size_over_sector, B,
-	  P, "header size" },
-	{ "header-size-512-whole-sector", 512, 256, 0, m_header_size_sector,
-	  P, P },
-	{ "my-lba-wrong", 512, 256, 0, m_my_lba_2, B, P, "own location" },
-	{ "first-usable-after-last", 512, 256, 0, m_first_after_last, B, P,
-	  "first usable" },
-	{ "last-usable-past-end", 512, 256, 0, m_last_usable_past_end, B, P,
-	  "past the end" },
-	{ "entries-lba-2^60", 512, 256, 0, m_entries_lba_huge, B, P,
-	  "beyond the end" },
-	{ "entries-at-last-lba", 512, 256, 0, m_entries_at_last, B, P,
-	  "beyond the end" },
-	{ "entries-over-header", 512, 256, 0, m_entries_lba_1, B, P,
-	  "overlaps" },
-	{ "entries-into-usable-range", 512, 256, 0, m_entries_lba_3, B, P,
-	  "overlaps" },
+	{"valid-512", 512, 256, 0, m_none, P, P},
+	{"valid-4096", 4096, 64, 0, m_none, P, P},
+	{"512-image-read-as-4096", 512, 256, 4096, m_none, A, A},
+	{"4096-image-read-as-512", 4096, 64, 512, m_none, A, A},
+	{"no-gpt", 512, 256, 0, m_wipe, A, A},
+	{"primary-crc-broken", 512, 256, 0, m_primary_crc, B, P,
+	 "header checksum"},
+	{"primary-crc-field-broken", 512, 256, 0, m_primary_crc_field, B, P,
+	 "header checksum"},
+	{"primary-crc-broken-4096", 4096, 64, 0, m_primary_crc, B, P,
+	 "header checksum"},
+	{"backup-crc-broken", 512, 256, 0, m_backup_crc, P, B, NULL,
+	 "header checksum"},
+	{"both-crc-broken", 512, 256, 0, m_both_crc, B, B, "header checksum",
+	 "header checksum"},
+	{"backup-missing", 512, 256, 0, m_backup_missing, P, B, NULL,
+	 "last LBA"},
+	{"backup-missing-4096", 4096, 64, 0, m_backup_missing, P, B, NULL,
+	 "last LBA"},
+	{"backup-not-where-primary-says", 512, 256, 0, m_alt_elsewhere, P, B,
+	 NULL, "where the primary says"},
+	{"alternate-lba-1-falls-back-to-last", 512, 256, 0, m_alt_lba_1, P, P},
+	{"primary-entries-crc-broken", 512, 256, 0, m_primary_entries, B, P,
+	 "entry array checksum"},
+	{"backup-entries-crc-broken", 512, 256, 0, m_backup_entries, P, B, NULL,
+	 "entry array checksum"},
+	{"nentries-0xffffffff", 512, 256, 0, m_nentries_max, B, P,
+	 "number of entries"},
+	{"nentries-16385", 512, 256, 0, m_nentries_16385, B, P,
+	 "number of entries"},
+	{"nentries-0", 512, 256, 0, m_nentries_0, B, P, "number of entries"},
+	{"entries-64mib", 512, 256, 0, m_entries_64mib, B, P, "too large"},
+	{"entry-size-0", 512, 256, 0, m_entry_size_0, B, P, "entry size"},
+	{"entry-size-129", 512, 256, 0, m_entry_size_129, B, P, "entry size"},
+	{"entry-size-8192", 512, 256, 0, m_entry_size_8192, B, P, "entry size"},
+	{"header-size-91", 512, 256, 0, m_header_size_91, B, P, "header size"},
+	{"header-size-513", 512, 256, 0, m_header_size_over_sector, B, P,
+	 "header size"},
+	{"header-size-4097-4096", 4096, 64, 0, m_header_size_over_sector, B, P,
+	 "header size"},
+	{"header-size-512-whole-sector", 512, 256, 0, m_header_size_sector, P,
+	 P},
+	{"my-lba-wrong", 512, 256, 0, m_my_lba_2, B, P, "own location"},
+	{"first-usable-after-last", 512, 256, 0, m_first_after_last, B, P,
+	 "first usable"},
+	{"last-usable-past-end", 512, 256, 0, m_last_usable_past_end, B, P,
+	 "past the end"},
+	{"entries-lba-2^60", 512, 256, 0, m_entries_lba_huge, B, P,
+	 "beyond the end"},
+	{"entries-at-last-lba", 512, 256, 0, m_entries_at_last, B, P,
+	 "beyond the end"},
+	{"entries-over-header", 512, 256, 0, m_entries_lba_1, B, P, "overlaps"},
+	{"entries-into-usable-range", 512, 256, 0, m_entries_lba_3, B, P,
+	 "overlaps"},
 	/* 128 sectors left: usable range 34..222 runs past LBA 127; the
 	 * backup is looked for at LBA 127 (inside nothing): absent, and
 	 * only reported when the primary is intact. */
-	{ "truncated-to-half", 512, 256, 0, m_truncate_half, B, A,
-	  "past the end" },
-	{ "truncated-to-half-4096", 4096, 64, 0, m_truncate_half, B, A,
-	  "past the end" },
-	{ "truncated-to-2-sectors", 512, 256, 0, m_truncate_2_sectors, A, A },
+	{"truncated-to-half", 512, 256, 0, m_truncate_half, B, A,
+	 "past the end"},
+	{"truncated-to-half-4096", 4096, 64, 0, m_truncate_half, B, A,
+	 "past the end"},
+	{"truncated-to-2-sectors", 512, 256, 0, m_truncate_2_sectors, A, A},
 	/* 255 whole sectors: alternate 255 is past LBA 254, look at 254 */
-	{ "truncated-by-100-bytes", 512, 256, 0, m_truncate_100_bytes, P, B,
-	  NULL, "last LBA" },
+	{"truncated-by-100-bytes", 512, 256, 0, m_truncate_100_bytes, P, B,
+	 NULL, "last LBA"},
 };
 
 static void check_state(const struct gpt_row *r, const char *which,
@@ -388,17 +387,20 @@ static void test_gpt(void **state)
 	/* An untouched header is decoded field by field. */
 	if (r->mutate == m_none && r->primary == BA_GPT_OK) {
 		EXPECT_U64(r, "primary my_lba", chk.primary.my_lba, 1);
-		EXPECT_U64(r, "primary alternate_lba", chk.primary.alternate_lba,
-			   im.last);
+		EXPECT_U64(r, "primary alternate_lba",
+			   chk.primary.alternate_lba, im.last);
 		EXPECT_U64(r, "primary first_usable_lba",
 			   chk.primary.first_usable_lba, 2 + im.es);
 		EXPECT_U64(r, "primary last_usable_lba",
 			   chk.primary.last_usable_lba, im.last - 1 - im.es);
-		EXPECT_U64(r, "primary entries_lba", chk.primary.entries_lba, 2);
+		EXPECT_U64(r, "primary entries_lba", chk.primary.entries_lba,
+			   2);
 		EXPECT_U64(r, "primary nentries", chk.primary.nentries, 128);
-		EXPECT_U64(r, "primary entry_size", chk.primary.entry_size, 128);
+		EXPECT_U64(r, "primary entry_size", chk.primary.entry_size,
+			   128);
 		EXPECT_U64(r, "backup my_lba", chk.backup.my_lba, im.last);
-		EXPECT_U64(r, "backup alternate_lba", chk.backup.alternate_lba, 1);
+		EXPECT_U64(r, "backup alternate_lba", chk.backup.alternate_lba,
+			   1);
 		EXPECT_U64(r, "backup entries_lba", chk.backup.entries_lba,
 			   im.last - im.es);
 	}
@@ -413,11 +415,11 @@ struct crc_row {
 
 /* The CRC-32 check values of ISO 3309 / ITU-T V.42 / zlib. */
 static const struct crc_row crc_rows[] = {
-	{ "check-123456789", "123456789", 0xCBF43926 },
-	{ "empty", "", 0 },
-	{ "a", "a", 0xE8B7BE43 },
-	{ "quick-brown-fox", "The quick brown fox jumps over the lazy dog",
-	  0x414FA339 },
+	{"check-123456789", "123456789", 0xCBF43926},
+	{"empty", "", 0},
+	{"a", "a", 0xE8B7BE43},
+	{"quick-brown-fox", "The quick brown fox jumps over the lazy dog",
+	 0x414FA339},
 };
 
 static void test_crc(void **state)

@@ -25,21 +25,21 @@ struct io_row {
 };
 
 static const struct io_row io_rows[] = {
-	{ "whole-device", 0, DEV_SIZE, 0 },
-	{ "exact-end", 50, 50, 0 },
-	{ "one-byte-past-end", 50, 51, 1 },
-	{ "last-byte", 99, 1, 0 },
-	{ "empty-at-end", DEV_SIZE, 0, 0 },
-	{ "empty-past-end", DEV_SIZE + 1, 0, 1 },
-	{ "off-at-end", DEV_SIZE, 1, 1 },
-	{ "off-beyond-size", 1000, 1, 1 },
-	{ "off-uint64-max", UINT64_MAX, 1, 1 },
+	{"whole-device", 0, DEV_SIZE, 0},
+	{"exact-end", 50, 50, 0},
+	{"one-byte-past-end", 50, 51, 1},
+	{"last-byte", 99, 1, 0},
+	{"empty-at-end", DEV_SIZE, 0, 0},
+	{"empty-past-end", DEV_SIZE + 1, 0, 1},
+	{"off-at-end", DEV_SIZE, 1, 1},
+	{"off-beyond-size", 1000, 1, 1},
+	{"off-uint64-max", UINT64_MAX, 1, 1},
 	/* off + len wraps to 9: must not be taken as inside */
-	{ "off-plus-len-overflows", UINT64_MAX - 10, 20, 1 },
-	{ "len-half-size-max", 50, SIZE_MAX / 2 + 1, -EINVAL },
-	{ "len-max-read-absent", 0, BA_IO_MAX_READ, 1 },
-	{ "len-over-max-read", 0, BA_IO_MAX_READ + 1, -EINVAL },
-	{ "len-size-max", 0, SIZE_MAX, -EINVAL },
+	{"off-plus-len-overflows", UINT64_MAX - 10, 20, 1},
+	{"len-half-size-max", 50, SIZE_MAX / 2 + 1, -EINVAL},
+	{"len-max-read-absent", 0, BA_IO_MAX_READ, 1},
+	{"len-over-max-read", 0, BA_IO_MAX_READ + 1, -EINVAL},
+	{"len-size-max", 0, SIZE_MAX, -EINVAL},
 };
 
 static uint8_t dev[DEV_SIZE];
@@ -77,11 +77,11 @@ struct fd_row {
 };
 
 static const struct fd_row fd_rows[] = {
-	{ "inside-file", 0, 64, 0 },
-	{ "inside-device-past-file", 32, 64, -EIO },
-	{ "wholly-past-file", 64, 64, -EIO },
-	{ "past-device", 100, 64, 1 },
-	{ "bad-fd", 0, 1, -EBADF },
+	{"inside-file", 0, 64, 0},
+	{"inside-device-past-file", 32, 64, -EIO},
+	{"wholly-past-file", 64, 64, -EIO},
+	{"past-device", 100, 64, 1},
+	{"bad-fd", 0, 1, -EBADF},
 };
 
 static void test_fd_read(void **state)

@@ -11,12 +11,12 @@
 #include "blkalign.h"
 #include "table.h"
 
-#define S(n) ((uint64_t)(n) * 512)	/* 512-byte sectors to bytes */
-#define K(n) ((uint64_t)(n) * 1024)
-#define M(n) ((uint64_t)(n) * 1024 * 1024)
+#define S(n) ((uint64_t)(n)*512) /* 512-byte sectors to bytes */
+#define K(n) ((uint64_t)(n)*1024)
+#define M(n) ((uint64_t)(n)*1024 * 1024)
 
-#define W BLKALIGN_IO_WRITE
-#define R BLKALIGN_IO_READ
+#define W   BLKALIGN_IO_WRITE
+#define R   BLKALIGN_IO_READ
 #define SEQ BLKALIGN_IO_SEQUENTIAL
 #define RND BLKALIGN_IO_RANDOM
 #define BUF BLKALIGN_IO_BUFFERED
@@ -25,12 +25,30 @@
 #define OLD BLKALIGN_KERNEL_PRE_4_11
 
 /* Geometries: a 6.18 loop device, storvsc-like, a 512e drive. */
-#define LOOP { 512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 2560 }
-#define LOOP_RA128 { 512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 128 }
-#define LOOP_4KN { 4096, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 2560 }
-#define HYPERV { 512, 512, 512, 0, 0, 128, 1280, 4096, 4095, 4096, 128 }
-#define E512 { 512, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 128 }
-#define E512_64K { 512, 4096, 4096, 0, 0, 128, 64, 65536, 0, 4096, 128 }
+#define LOOP                                                         \
+	{                                                            \
+		512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
+	}
+#define LOOP_RA128                                                  \
+	{                                                           \
+		512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
+	}
+#define LOOP_4KN                                                        \
+	{                                                               \
+		4096, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
+	}
+#define HYPERV                                                        \
+	{                                                             \
+		512, 512, 512, 0, 0, 128, 1280, 4096, 4095, 4096, 128 \
+	}
+#define E512                                                          \
+	{                                                             \
+		512, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
+	}
+#define E512_64K                                                    \
+	{                                                           \
+		512, 4096, 4096, 0, 0, 128, 64, 65536, 0, 4096, 128 \
+	}
 
 struct cost_row {
 	const char *name;
@@ -45,7 +63,10 @@ struct cost_row {
 	uint64_t size1, count1, size2, count2;
 };
 
-#define WL(dir, pat, path, io, total) { "t", dir, pat, path, io, total }
+#define WL(dir, pat, path, io, total)          \
+	{                                      \
+		"t", dir, pat, path, io, total \
+	}
 
 static const struct cost_row cost_rows[] = {
 	/*
@@ -56,23 +77,71 @@ static const struct cost_row cost_rows[] = {
 	 * 4096, 2048, 512 requests (measured 4097, 2049, 513, avg 127,
 	 * 255, 1022 sectors: one extra request at the edges).
 	 */
-	{ "1.4-p1-512-buffered-write", LOOP, { S(2048), S(999999) },
-	  WL(W, SEQ, BUF, M(1), M(256)), CUR,
-	  4096, K(64), K(64), K(64), 0, 4096 * 128, K(64), 4096 },
-	{ "1.4-p3-1024-buffered-write", LOOP, { S(2004992), S(1000002) },
-	  WL(W, SEQ, BUF, M(1), M(256)), CUR,
-	  2048, K(128), K(128), K(128), 0, 2048 * 256, K(128), 2048 },
-	{ "1.4-p2-4096-buffered-write", LOOP, { S(1003520), S(1000000) },
-	  WL(W, SEQ, BUF, M(1), M(256)), CUR,
-	  512, K(512), K(512), K(512), 0, 512 * 1024, K(512), 512 },
+	{"1.4-p1-512-buffered-write",
+	 LOOP,
+	 {S(2048), S(999999)},
+	 WL(W, SEQ, BUF, M(1), M(256)),
+	 CUR,
+	 4096,
+	 K(64),
+	 K(64),
+	 K(64),
+	 0,
+	 4096 * 128,
+	 K(64),
+	 4096},
+	{"1.4-p3-1024-buffered-write",
+	 LOOP,
+	 {S(2004992), S(1000002)},
+	 WL(W, SEQ, BUF, M(1), M(256)),
+	 CUR,
+	 2048,
+	 K(128),
+	 K(128),
+	 K(128),
+	 0,
+	 2048 * 256,
+	 K(128),
+	 2048},
+	{"1.4-p2-4096-buffered-write",
+	 LOOP,
+	 {S(1003520), S(1000000)},
+	 WL(W, SEQ, BUF, M(1), M(256)),
+	 CUR,
+	 512,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 512 * 1024,
+	 K(512),
+	 512},
 	/* direct 1 MiB writes: 128 pages per request = 512 KiB, 2 per I/O
 	 * (measured 512 requests of 1024 sectors, any soft block size) */
-	{ "1.4-p1-direct-write", LOOP, { S(2048), S(999999) },
-	  WL(W, SEQ, DIR, M(1), M(256)), CUR,
-	  512, K(512), K(512), K(512), 0, 512 * 1024, K(512), 512 },
-	{ "1.4-p2-direct-write", LOOP, { S(1003520), S(1000000) },
-	  WL(W, SEQ, DIR, M(1), M(256)), CUR,
-	  512, K(512), K(512), K(512), 0, 512 * 1024 },
+	{"1.4-p1-direct-write",
+	 LOOP,
+	 {S(2048), S(999999)},
+	 WL(W, SEQ, DIR, M(1), M(256)),
+	 CUR,
+	 512,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 512 * 1024,
+	 K(512),
+	 512},
+	{"1.4-p2-direct-write",
+	 LOOP,
+	 {S(1003520), S(1000000)},
+	 WL(W, SEQ, DIR, M(1), M(256)),
+	 CUR,
+	 512,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 512 * 1024},
 	/*
 	 * buffered reads: readahead window 2560 KiB (loop read_ahead_kb),
 	 * cap min(1280 KiB, 128 x 64 KiB) = 1280 KiB = 2560 sectors.  The
@@ -81,47 +150,131 @@ static const struct cost_row cost_rows[] = {
 	 * KiB (measured: 208 requests, 2560 sectors), 266240 KiB = 532480
 	 * sectors.
 	 */
-	{ "1.4-p1-buffered-read", LOOP, { S(2048), S(999999) },
-	  WL(R, SEQ, BUF, M(1), M(256)), CUR,
-	  208, K(1280), K(1280), K(1280), 0, 532480, K(1280), 208 },
-	{ "1.4-p3-buffered-read", LOOP, { S(2004992), S(1000002) },
-	  WL(R, SEQ, BUF, M(1), M(256)), CUR,
-	  208, K(1280), K(1280), K(1280), 0, 532480, K(1280), 208 },
+	{"1.4-p1-buffered-read",
+	 LOOP,
+	 {S(2048), S(999999)},
+	 WL(R, SEQ, BUF, M(1), M(256)),
+	 CUR,
+	 208,
+	 K(1280),
+	 K(1280),
+	 K(1280),
+	 0,
+	 532480,
+	 K(1280),
+	 208},
+	{"1.4-p3-buffered-read",
+	 LOOP,
+	 {S(2004992), S(1000002)},
+	 WL(R, SEQ, BUF, M(1), M(256)),
+	 CUR,
+	 208,
+	 K(1280),
+	 K(1280),
+	 K(1280),
+	 0,
+	 532480,
+	 K(1280),
+	 208},
 	/* direct reads like direct writes (measured 512 / 1024 sectors) */
-	{ "1.4-p3-direct-read", LOOP, { S(2004992), S(1000002) },
-	  WL(R, SEQ, DIR, M(1), M(256)), CUR,
-	  512, K(512), K(512), K(512), 0, 512 * 1024 },
+	{"1.4-p3-direct-read",
+	 LOOP,
+	 {S(2004992), S(1000002)},
+	 WL(R, SEQ, DIR, M(1), M(256)),
+	 CUR,
+	 512,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 512 * 1024},
 	/* read_ahead_kb 128: a 1 MiB read is its own window
 	 * (ractl_max_pages(): min(req, io_pages)): 1 GiB / 1 MiB + 1 */
-	{ "read-window-is-the-read", LOOP_RA128, { M(1), M(2048) },
-	  WL(R, SEQ, BUF, M(1), M(1024)), CUR,
-	  1025, M(1), M(1), M(1), 0, 1025 * 2048 },
+	{"read-window-is-the-read",
+	 LOOP_RA128,
+	 {M(1), M(2048)},
+	 WL(R, SEQ, BUF, M(1), M(1024)),
+	 CUR,
+	 1025,
+	 M(1),
+	 M(1),
+	 M(1),
+	 0,
+	 1025 * 2048},
 	/* 4 KiB reads with read_ahead_kb 128: 128 KiB windows, 512 + 1 */
-	{ "read-4k-window-128k", LOOP_RA128, { M(1), M(2048) },
-	  WL(R, SEQ, BUF, K(4), M(64)), CUR,
-	  513, K(128), K(128), K(128), 0, 513 * 256 },
+	{"read-4k-window-128k",
+	 LOOP_RA128,
+	 {M(1), M(2048)},
+	 WL(R, SEQ, BUF, K(4), M(64)),
+	 CUR,
+	 513,
+	 K(128),
+	 K(128),
+	 K(128),
+	 0,
+	 513 * 256},
 	/* the window past the end is cut at the layer end: a 4 MiB layer
 	 * read whole is 4 MiB = 3 x 1280 KiB + 256 KiB */
-	{ "read-ahead-stops-at-the-end", LOOP, { M(1), M(4) },
-	  WL(R, SEQ, BUF, M(1), M(4)), CUR,
-	  4, K(1280), K(256), K(1280), 0, 8192, K(1280), 3, K(256), 1 },
+	{"read-ahead-stops-at-the-end",
+	 LOOP,
+	 {M(1), M(4)},
+	 WL(R, SEQ, BUF, M(1), M(4)),
+	 CUR,
+	 4,
+	 K(1280),
+	 K(256),
+	 K(1280),
+	 0,
+	 8192,
+	 K(1280),
+	 3,
+	 K(256),
+	 1},
 	/* random 4 KiB buffered reads: read as is, one page each */
-	{ "rand-read-4k-buffered", LOOP, { M(1), M(2048) },
-	  WL(R, RND, BUF, K(4), M(4)), CUR,
-	  1024, K(4), K(4), K(4), 0, 1024 * 8 },
+	{"rand-read-4k-buffered",
+	 LOOP,
+	 {M(1), M(2048)},
+	 WL(R, RND, BUF, K(4), M(4)),
+	 CUR,
+	 1024,
+	 K(4),
+	 K(4),
+	 K(4),
+	 0,
+	 1024 * 8},
 
 	/*
 	 * 1 GiB of buffered writes, checked against closed forms so that
 	 * the cycle skipping is exact: 1 GiB / 64 KiB = 16384.
 	 */
-	{ "1gib-512-buffered-write", LOOP, { S(2048), S(4194305) },
-	  WL(W, SEQ, BUF, M(1), M(1024)), CUR,
-	  16384, K(64), K(64), K(64), 0, 16384 * 128 },
+	{"1gib-512-buffered-write",
+	 LOOP,
+	 {S(2048), S(4194305)},
+	 WL(W, SEQ, BUF, M(1), M(1024)),
+	 CUR,
+	 16384,
+	 K(64),
+	 K(64),
+	 K(64),
+	 0,
+	 16384 * 128},
 	/* a total not a multiple of the cap: 1 MiB + 4 KiB = 16 x 64 KiB
 	 * + one request of 4 KiB */
-	{ "tail-request", LOOP, { S(2048), S(999999) },
-	  WL(W, SEQ, BUF, M(1), M(1) + K(4)), CUR,
-	  17, K(64), K(4), K(64), 0, 16 * 128 + 8, K(64), 16, K(4), 1 },
+	{"tail-request",
+	 LOOP,
+	 {S(2048), S(999999)},
+	 WL(W, SEQ, BUF, M(1), M(1) + K(4)),
+	 CUR,
+	 17,
+	 K(64),
+	 K(4),
+	 K(64),
+	 0,
+	 16 * 128 + 8,
+	 K(64),
+	 16,
+	 K(4),
+	 1},
 
 	/*
 	 * Seed 002 (domain-facts §1.6): Hyper-V storvsc, virt_boundary_mask
@@ -133,37 +286,108 @@ static const struct cost_row cost_rows[] = {
 	 * pair has no next page: a single) = 1 + 256 x 7 = 1793; pairs
 	 * 255, singles 1793 - 255 = 1538; 255 x 2 + 1538 = 2048 sectors.
 	 */
-	{ "seed002-512-pre411", HYPERV, { S(14281785), S(27647865) },
-	  WL(W, SEQ, BUF, M(1), M(1)), OLD,
-	  1793, 1024, 512, 1024, 0, 2048, 512, 1538, 1024, 255 },
+	{"seed002-512-pre411",
+	 HYPERV,
+	 {S(14281785), S(27647865)},
+	 WL(W, SEQ, BUF, M(1), M(1)),
+	 OLD,
+	 1793,
+	 1024,
+	 512,
+	 1024,
+	 0,
+	 2048,
+	 512,
+	 1538,
+	 1024,
+	 255},
 	/* Soft block 1024 (27646898): per page 3 + the pair: 1 + 256 x 3
 	 * = 769 requests; pairs (4 sectors) 255, 2-sector 514 */
-	{ "seed002-1024-pre411", HYPERV, { S(14282752), S(27646898) },
-	  WL(W, SEQ, BUF, M(1), M(1)), OLD,
-	  769, 2048, 1024, 2048, 0, 2048, 1024, 514, 2048, 255 },
+	{"seed002-1024-pre411",
+	 HYPERV,
+	 {S(14282752), S(27646898)},
+	 WL(W, SEQ, BUF, M(1), M(1)),
+	 OLD,
+	 769,
+	 2048,
+	 1024,
+	 2048,
+	 0,
+	 2048,
+	 1024,
+	 514,
+	 2048,
+	 255},
 	/* Soft block 4096 (27660288): whole pages always merge: capped at
 	 * 128 segments x 4096 = 1024 sectors */
-	{ "seed002-4096-pre411", HYPERV, { S(14282752), S(27660288) },
-	  WL(W, SEQ, BUF, M(1), M(1)), OLD,
-	  2, K(512), K(512), K(512), 0, 2048, K(512), 2 },
+	{"seed002-4096-pre411",
+	 HYPERV,
+	 {S(14282752), S(27660288)},
+	 WL(W, SEQ, BUF, M(1), M(1)),
+	 OLD,
+	 2,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 2048,
+	 K(512),
+	 2},
 	/* the same queue on a current kernel: 128 x 512 = 64 KiB */
-	{ "seed002-512-current", HYPERV, { S(14281785), S(27647865) },
-	  WL(W, SEQ, BUF, M(1), M(1)), CUR,
-	  16, K(64), K(64), K(64), 0, 2048, K(64), 16 },
+	{"seed002-512-current",
+	 HYPERV,
+	 {S(14281785), S(27647865)},
+	 WL(W, SEQ, BUF, M(1), M(1)),
+	 CUR,
+	 16,
+	 K(64),
+	 K(64),
+	 K(64),
+	 0,
+	 2048,
+	 K(64),
+	 16},
 	/* pre-4.11 without a virt boundary: nothing changes */
-	{ "pre411-no-virt-boundary", LOOP, { S(2048), S(999999) },
-	  WL(W, SEQ, BUF, M(1), M(1)), OLD,
-	  16, K(64), K(64), K(64), 0, 2048 },
+	{"pre411-no-virt-boundary",
+	 LOOP,
+	 {S(2048), S(999999)},
+	 WL(W, SEQ, BUF, M(1), M(1)),
+	 OLD,
+	 16,
+	 K(64),
+	 K(64),
+	 K(64),
+	 0,
+	 2048},
 	/* 1 GiB pre-4.11 at 512: 1 + 262144 x 7 (cycle skipping again) */
-	{ "seed002-512-pre411-1gib", HYPERV, { S(14281785), S(27647865) },
-	  WL(W, SEQ, BUF, M(1), M(1024)), OLD,
-	  1835009, 1024, 512, 1024, 0, 2097152, 512, 1835009 - 262143,
-	  1024, 262143 },
+	{"seed002-512-pre411-1gib",
+	 HYPERV,
+	 {S(14281785), S(27647865)},
+	 WL(W, SEQ, BUF, M(1), M(1024)),
+	 OLD,
+	 1835009,
+	 1024,
+	 512,
+	 1024,
+	 0,
+	 2097152,
+	 512,
+	 1835009 - 262143,
+	 1024,
+	 262143},
 
 	/* 4Kn loop: every size is a multiple of 4096: 512 KiB requests */
-	{ "4kn-buffered-write", LOOP_4KN, { M(1), M(64) + K(4) },
-	  WL(W, SEQ, BUF, M(1), M(32)), CUR,
-	  64, K(512), K(512), K(512), 0, 64 * 128 },
+	{"4kn-buffered-write",
+	 LOOP_4KN,
+	 {M(1), M(64) + K(4)},
+	 WL(W, SEQ, BUF, M(1), M(32)),
+	 CUR,
+	 64,
+	 K(512),
+	 K(512),
+	 K(512),
+	 0,
+	 64 * 128},
 
 	/*
 	 * 512e drive (physical 4096), partition at sector 63 (byte 32256,
@@ -172,21 +396,53 @@ static const struct cost_row cost_rows[] = {
 	 * of one physical sector and the first 3584 of the next: two
 	 * physical sectors, two read-modify-writes per write.
 	 */
-	{ "512e-start63-rand-write-4k", E512, { S(63), M(1024) },
-	  WL(W, RND, DIR, K(4), M(4)), CUR,
-	  1024, K(4), K(4), K(4), 2048, 2048 },
-	{ "512e-aligned-rand-write-4k", E512, { M(1), M(1024) },
-	  WL(W, RND, DIR, K(4), M(4)), CUR,
-	  1024, K(4), K(4), K(4), 0, 1024 },
+	{"512e-start63-rand-write-4k",
+	 E512,
+	 {S(63), M(1024)},
+	 WL(W, RND, DIR, K(4), M(4)),
+	 CUR,
+	 1024,
+	 K(4),
+	 K(4),
+	 K(4),
+	 2048,
+	 2048},
+	{"512e-aligned-rand-write-4k",
+	 E512,
+	 {M(1), M(1024)},
+	 WL(W, RND, DIR, K(4), M(4)),
+	 CUR,
+	 1024,
+	 K(4),
+	 K(4),
+	 K(4),
+	 0,
+	 1024},
 	/* buffered 512 KiB requests at 32256 + k x 512 KiB: a partial
 	 * head and tail each: 2 per request, 129 physical sectors each */
-	{ "512e-start63-seq-write", E512, { S(63), M(1024) },
-	  WL(W, SEQ, BUF, M(1), M(64)), CUR,
-	  128, K(512), K(512), K(512), 256, 128 * 129 },
+	{"512e-start63-seq-write",
+	 E512,
+	 {S(63), M(1024)},
+	 WL(W, SEQ, BUF, M(1), M(64)),
+	 CUR,
+	 128,
+	 K(512),
+	 K(512),
+	 K(512),
+	 256,
+	 128 * 129},
 	/* reads never read-modify-write */
-	{ "512e-start63-read", E512, { S(63), M(1024) },
-	  WL(R, RND, DIR, K(4), M(4)), CUR,
-	  1024, K(4), K(4), K(4), 0, 2048 },
+	{"512e-start63-read",
+	 E512,
+	 {S(63), M(1024)},
+	 WL(R, RND, DIR, K(4), M(4)),
+	 CUR,
+	 1024,
+	 K(4),
+	 K(4),
+	 K(4),
+	 0,
+	 2048},
 	/*
 	 * max_sectors_kb 64 on the 512e drive, 1 MiB direct writes from
 	 * sector 63: a max_sectors split ends on a physical block
@@ -194,9 +450,21 @@ static const struct cost_row cost_rows[] = {
 	 * ... i.e. 65536 - 3584 = 61952 bytes, then 15 x 65536, then the
 	 * remaining 1048576 - 61952 - 983040 = 3584: 17 requests.
 	 */
-	{ "512e-max-sectors-split", E512_64K, { S(63), M(1024) },
-	  WL(W, SEQ, DIR, M(1), M(1)), CUR,
-	  17, K(64), 3584, K(64), 2, 256 + 1, K(64), 15, 61952, 1 },
+	{"512e-max-sectors-split",
+	 E512_64K,
+	 {S(63), M(1024)},
+	 WL(W, SEQ, DIR, M(1), M(1)),
+	 CUR,
+	 17,
+	 K(64),
+	 3584,
+	 K(64),
+	 2,
+	 256 + 1,
+	 K(64),
+	 15,
+	 61952,
+	 1},
 };
 
 static void test_cost(void **state)
@@ -205,8 +473,7 @@ static void test_cost(void **state)
 	struct blkalign_model_cost c;
 	int rc;
 
-	rc = blkalign_model_cost(&r->g, &r->l, &r->w,
-				 r->kernel, &c);
+	rc = blkalign_model_cost(&r->g, &r->l, &r->w, r->kernel, &c);
 	EXPECT_S64(r, "return code", rc, 0);
 	EXPECT_U64(r, "requests", c.requests, r->requests);
 	EXPECT_U64(r, "request_max", c.request_max, r->request_max);
@@ -224,8 +491,9 @@ static void test_cost(void **state)
 		for (size_t i = 0; i < c.nsizes; i++)
 			if (c.sizes[i].bytes == size)
 				got = c.sizes[i].count;
-		EXPECT_U64(r, size == r->size1 ? "count of size1" :
-						  "count of size2",
+		EXPECT_U64(r,
+			   size == r->size1 ? "count of size1"
+					    : "count of size2",
 			   got, want);
 	}
 }
@@ -245,37 +513,35 @@ struct raid_row {
 
 static const struct raid_row raid_rows[] = {
 	/* aligned (3 MiB = 16 stripes): one full stripe, 3 data + parity */
-	{ "raid5-3+1-aligned-192k", M(3), 5, 4, K(64), K(192),
-	  0, 4, 1, 0, 0, 0 },
+	{"raid5-3+1-aligned-192k", M(3), 5, 4, K(64), K(192), 0, 4, 1, 0, 0, 0},
 	/* shifted one chunk: stripe A chunks 1-2 (w = f = 2): rmw reads
 	 * 3, rcw reads 3 - 2 = 1 -> rcw: 1 read, 3 writes; stripe B chunk
 	 * 0 (w = f = 1): rmw 2, rcw 2, a tie goes to rcw: 2 reads, 2
 	 * writes.  8 I/Os, 3 of them reads. */
-	{ "raid5-3+1-shifted-chunk-192k", M(3) + K(64), 5, 4, K(64), K(192),
-	  3, 5, 0, 0, 2, 0 },
+	{"raid5-3+1-shifted-chunk-192k", M(3) + K(64), 5, 4, K(64), K(192), 3,
+	 5, 0, 0, 2, 0},
 	/* 4 KiB at a chunk start: w = f... no: 4 KiB of a 64 KiB chunk:
 	 * w = 1, f = 0: rmw 2 reads, rcw 3 - 0 = 3 reads -> rmw: 2 + 2 */
-	{ "raid5-3+1-4k", M(3), 5, 4, K(64), K(4), 2, 2, 0, 1, 0, 0 },
+	{"raid5-3+1-4k", M(3), 5, 4, K(64), K(4), 2, 2, 0, 1, 0, 0},
 	/* 4 KiB straddling a chunk boundary (start 62 KiB into a chunk):
 	 * w = 2, f = 0: rmw 3, rcw 3, tie -> rcw: 3 reads, 3 writes */
-	{ "raid5-3+1-4k-straddle", M(3) + K(62), 5, 4, K(64), K(4),
-	  3, 3, 0, 0, 1, 1 },
+	{"raid5-3+1-4k-straddle", M(3) + K(62), 5, 4, K(64), K(4), 3, 3, 0, 0,
+	 1, 1},
 	/* RAID-6 4+2, one full chunk: rmw w + 2 = 3, rcw 4 - 1 = 3: rcw,
 	 * 3 reads, 1 + 2 writes */
-	{ "raid6-4+2-one-chunk", M(4), 6, 6, K(64), K(64), 3, 3, 0, 0, 1, 0 },
+	{"raid6-4+2-one-chunk", M(4), 6, 6, K(64), K(64), 3, 3, 0, 0, 1, 0},
 	/* RAID-5 4+1, one chunk: rmw 2 < rcw 3: rmw, 2 reads, 2 writes */
-	{ "raid5-4+1-one-chunk", M(4), 5, 5, K(64), K(64), 2, 2, 0, 1, 0, 0 },
+	{"raid5-4+1-one-chunk", M(4), 5, 5, K(64), K(64), 2, 2, 0, 1, 0, 0},
 	/* RAID-0 2 disks: a 64 KiB write shifted by 32 KiB touches 2 chunks */
-	{ "raid0-straddle", M(1) + K(32), 0, 2, K(64), K(64),
-	  0, 2, 0, 0, 0, 1 },
+	{"raid0-straddle", M(1) + K(32), 0, 2, K(64), K(64), 0, 2, 0, 0, 0, 1},
 };
 
 static void test_raid(void **state)
 {
 	const struct raid_row *r = *state;
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = { r->start, M(1024), r->disks,
-					  r->level, r->chunk };
+	struct blkalign_model_layer l = {r->start, M(1024), r->disks, r->level,
+					 r->chunk};
 	struct blkalign_workload w = WL(W, RND, DIR, r->io_size, r->io_size);
 	struct blkalign_model_cost c;
 
@@ -295,10 +561,10 @@ static void test_raid(void **state)
 static void test_raid_run(void **state)
 {
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = { M(3) + K(64), M(1024), 4, 5, K(64) };
+	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
 	struct blkalign_workload w = WL(W, RND, DIR, K(192), K(192));
 	struct blkalign_model m;
-	const struct cost_row row = { "raid5-run" };
+	const struct cost_row row = {"raid5-run"};
 
 	(void)state;
 	EXPECT_S64(&row, "rc", blkalign_model_run(&g, &l, &w, CUR, &m), 0);
@@ -321,10 +587,10 @@ static void test_raid_run(void **state)
 static void test_raid_stream(void **state)
 {
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = { M(3) + K(64), M(1024), 4, 5, K(64) };
+	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
 	struct blkalign_model_cost c;
-	const struct cost_row row = { "raid5-stream" };
+	const struct cost_row row = {"raid5-stream"};
 
 	(void)state;
 	EXPECT_S64(&row, "rc", blkalign_model_cost(&g, &l, &w, CUR, &c), 0);
@@ -342,20 +608,18 @@ struct align_row {
 };
 
 static const struct align_row align_rows[] = {
-	{ "sector-63", LOOP, S(63), S(999999), M(1), S(999992) },
-	{ "already", LOOP, M(1), M(64), M(1), M(64) },
+	{"sector-63", LOOP, S(63), S(999999), M(1), S(999992)},
+	{"already", LOOP, M(1), M(64), M(1), M(64)},
 	/* alignment offset 3584: the grid is 3584 + k x 1 MiB */
-	{ "ao-3584", { 512, 4096, 4096, 0, 3584 }, S(63), M(8), M(1) + 3584,
-	  M(8) },
+	{"ao-3584", {512, 4096, 4096, 0, 3584}, S(63), M(8), M(1) + 3584, M(8)},
 	/* optimal I/O 3 x 64 KiB: lcm(1 MiB, 192 KiB) = 3 MiB */
-	{ "opt-io-192k", { 512, 512, K(64), K(192) }, S(2048), M(8), M(3),
-	  M(8) },
+	{"opt-io-192k", {512, 512, K(64), K(192)}, S(2048), M(8), M(3), M(8)},
 };
 
 static void test_align(void **state)
 {
 	const struct align_row *r = *state;
-	struct blkalign_model_layer l = { r->start, r->size }, a;
+	struct blkalign_model_layer l = {r->start, r->size}, a;
 
 	EXPECT_S64(r, "rc", blkalign_model_align_layer(&r->g, &l, &a), 0);
 	EXPECT_U64(r, "aligned start", a.start, r->want_start);
@@ -366,12 +630,12 @@ static void test_align(void **state)
 static void test_invalid(void **state)
 {
 	struct blkalign_model_geometry g = LOOP, bad = LOOP;
-	struct blkalign_model_layer l = { M(1), M(64) };
-	struct blkalign_model_layer raid = { M(1), M(64), 1, 5, K(64) };
+	struct blkalign_model_layer l = {M(1), M(64)};
+	struct blkalign_model_layer raid = {M(1), M(64), 1, 5, K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
 	struct blkalign_workload odd = WL(W, SEQ, DIR, 1000, M(1));
 	struct blkalign_model_cost c;
-	const struct cost_row row = { "invalid" };
+	const struct cost_row row = {"invalid"};
 
 	(void)state;
 	bad.physical_sector_size = 256;
@@ -388,7 +652,7 @@ static void test_presets(void **state)
 {
 	struct blkalign_workload w;
 	enum blkalign_kernel k;
-	const struct cost_row row = { "presets" };
+	const struct cost_row row = {"presets"};
 	size_t n = 0;
 
 	(void)state;
@@ -397,7 +661,8 @@ static void test_presets(void **state)
 		n++;
 	}
 	EXPECT_U64(&row, "number of presets", n, 7);
-	EXPECT_S64(&row, "rand-write-4k", blkalign_workload_preset("rand-write-4k", &w), 0);
+	EXPECT_S64(&row, "rand-write-4k",
+		   blkalign_workload_preset("rand-write-4k", &w), 0);
 	EXPECT_U64(&row, "rand-write-4k io_size", w.io_size, 4096);
 	EXPECT_U64(&row, "rand-write-4k direct", w.path, BLKALIGN_IO_DIRECT);
 	EXPECT_S64(&row, "mkfs", blkalign_workload_preset("mkfs", &w), 0);
@@ -416,27 +681,42 @@ static void test_presets(void **state)
 static void test_finding_cost(void **state)
 {
 	struct blkalign_layer layers[2] = {
-		{ .name = "disk.img", .kind = BLKALIGN_LAYER_DISK, .size = M(1024),
-		  .parent = -1, .soft_block_size = 4096 },
-		{ .name = "disk.img1", .kind = BLKALIGN_LAYER_PARTITION,
-		  .number = 1, .start = S(2048), .size = S(999999),
-		  .parent = 0, .soft_block_size = 512 },
+		{.name = "disk.img",
+		 .kind = BLKALIGN_LAYER_DISK,
+		 .size = M(1024),
+		 .parent = -1,
+		 .soft_block_size = 4096},
+		{.name = "disk.img1",
+		 .kind = BLKALIGN_LAYER_PARTITION,
+		 .number = 1,
+		 .start = S(2048),
+		 .size = S(999999),
+		 .parent = 0,
+		 .soft_block_size = 512},
 	};
-	struct blkalign_finding f = { .code = "soft-block-size", .layer = 1 };
-	struct blkalign_device d = { .path = "disk.img", .name = "disk.img",
-				     .size = M(1024), .nlayers = 2,
-				     .layers = layers };
-	const struct cost_row row = { "finding-cost" };
+	struct blkalign_finding f = {.code = "soft-block-size", .layer = 1};
+	struct blkalign_device d = {.path = "disk.img",
+				    .name = "disk.img",
+				    .size = M(1024),
+				    .nlayers = 2,
+				    .layers = layers};
+	const struct cost_row row = {"finding-cost"};
 	char buf[256];
 
 	(void)state;
-	d.topology.logical_sector_size = (struct blkalign_value){ 512, BLKALIGN_SRC_ASSUMED };
-	d.topology.physical_sector_size = (struct blkalign_value){ 512, BLKALIGN_SRC_ASSUMED };
-	d.topology.minimum_io_size = (struct blkalign_value){ 512, BLKALIGN_SRC_ASSUMED };
-	d.topology.max_segments = (struct blkalign_value){ 128, BLKALIGN_SRC_ASSUMED };
-	d.topology.max_sectors_kb = (struct blkalign_value){ 1280, BLKALIGN_SRC_ASSUMED };
-	d.topology.max_segment_size = (struct blkalign_value){ 65536, BLKALIGN_SRC_ASSUMED };
-	d.topology.page_size = (struct blkalign_value){ 4096, BLKALIGN_SRC_HOST };
+	d.topology.logical_sector_size =
+		(struct blkalign_value){512, BLKALIGN_SRC_ASSUMED};
+	d.topology.physical_sector_size =
+		(struct blkalign_value){512, BLKALIGN_SRC_ASSUMED};
+	d.topology.minimum_io_size =
+		(struct blkalign_value){512, BLKALIGN_SRC_ASSUMED};
+	d.topology.max_segments =
+		(struct blkalign_value){128, BLKALIGN_SRC_ASSUMED};
+	d.topology.max_sectors_kb =
+		(struct blkalign_value){1280, BLKALIGN_SRC_ASSUMED};
+	d.topology.max_segment_size =
+		(struct blkalign_value){65536, BLKALIGN_SRC_ASSUMED};
+	d.topology.page_size = (struct blkalign_value){4096, BLKALIGN_SRC_HOST};
 
 	EXPECT_S64(&row, "soft-block-size rc",
 		   blkalign_finding_cost(&d, &f, buf, sizeof(buf)), 0);
@@ -453,9 +733,11 @@ static void test_finding_cost(void **state)
 	f.code = "start-physical";
 	EXPECT_S64(&row, "start-physical rc",
 		   blkalign_finding_cost(&d, &f, buf, sizeof(buf)), 0);
-	if (strncmp(buf, "direct 4 KiB writes: 2.0 read-modify-writes per "
-			 "write at the drive, 2.0x physical sectors; "
-			 "sequential writes: 2.0 per request", 200))
+	if (strncmp(buf,
+		    "direct 4 KiB writes: 2.0 read-modify-writes per "
+		    "write at the drive, 2.0x physical sectors; "
+		    "sequential writes: 2.0 per request",
+		    200))
 		fail_msg("start-physical cost line: '%s'", buf);
 
 	/* the RAID-5 example: a partition one chunk off a 3+1 array */
@@ -465,7 +747,8 @@ static void test_finding_cost(void **state)
 	layers[1].start = M(3) + K(64);
 	d.topology.physical_sector_size.value = 512;
 	d.topology.minimum_io_size.value = K(64);
-	d.topology.optimal_io_size = (struct blkalign_value){ K(192), BLKALIGN_SRC_SYSFS };
+	d.topology.optimal_io_size =
+		(struct blkalign_value){K(192), BLKALIGN_SRC_SYSFS};
 	f.code = "raid-stripe";
 	EXPECT_S64(&row, "raid-stripe rc",
 		   blkalign_finding_cost(&d, &f, buf, sizeof(buf)), 0);

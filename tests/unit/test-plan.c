@@ -17,8 +17,8 @@
 
 #include "plan.h"
 
-#define S(n) ((uint64_t)(n) * 512)
-#define FAR ((uint64_t)1 << 40)		/* no neighbour in sight */
+#define S(n) ((uint64_t)(n)*512)
+#define FAR  ((uint64_t)1 << 40) /* no neighbour in sight */
 
 /* ------------------------------------------------------------------ */
 /* grain */
@@ -30,19 +30,19 @@ struct grain_row {
 };
 
 static const struct grain_row grain_rows[] = {
-	{ "512n", 512, 512, 0, MIB },
-	{ "512e", 4096, 4096, 0, MIB },
+	{"512n", 512, 512, 0, MIB},
+	{"512e", 4096, 4096, 0, MIB},
 	/* 3 x 64 KiB = 196608 = 3 * 2^16; lcm with 2^20 = 3 * 2^20 */
-	{ "stripe-3x64k", 4096, 65536, 196608, 3 * MIB },
+	{"stripe-3x64k", 4096, 65536, 196608, 3 * MIB},
 	/* 5 x 512 KiB = 2621440 = 5 * 2^19; lcm = 5 * 2^20 */
-	{ "stripe-5x512k", 4096, 524288, 2621440, 5 * MIB },
+	{"stripe-5x512k", 4096, 524288, 2621440, 5 * MIB},
 	/* 7 x 64 KiB = 458752 = 7 * 2^16; lcm = 7 MiB */
-	{ "stripe-7x64k", 512, 65536, 458752, 7 * MIB },
+	{"stripe-7x64k", 512, 65536, 458752, 7 * MIB},
 	/* 2 MiB stripe: lcm(1 MiB, 2 MiB) = 2 MiB */
-	{ "stripe-2m", 4096, 524288, 2 * MIB, 2 * MIB },
+	{"stripe-2m", 4096, 524288, 2 * MIB, 2 * MIB},
 	/* lcm(1 MiB, 1023 * 1 MiB... ) > 1 GiB: the optimal size alone;
 	 * 1073741823 = 2^30 - 1 is odd: lcm = 2^20 * (2^30 - 1) */
-	{ "absurd-lcm-falls-back", 512, 512, 1073741823, 1073741823 },
+	{"absurd-lcm-falls-back", 512, 512, 1073741823, 1073741823},
 };
 
 static void test_grain(void **state)
@@ -61,21 +61,20 @@ struct round_row {
 };
 
 static const struct round_row round_rows[] = {
-	{ "on-grid", MIB, 0, MIB, MIB, MIB },
-	{ "63-to-1mib", S(63), 0, MIB, MIB, 0 },
+	{"on-grid", MIB, 0, MIB, MIB, MIB},
+	{"63-to-1mib", S(63), 0, MIB, MIB, 0},
 	/* ao 3584: grid 3584 + k MiB; 32256 -> 1052160; down: 3584 */
-	{ "ao3584-63", S(63), 3584, MIB, 1052160, 3584 },
+	{"ao3584-63", S(63), 3584, MIB, 1052160, 3584},
 	/* 0 is below the first grid point 3584: up 3584, down stays 0 */
-	{ "ao3584-zero", 0, 3584, MIB, 3584, 0 },
+	{"ao3584-zero", 0, 3584, MIB, 3584, 0},
 	/* 2 MiB: (2 MiB - 3584) mod 1 MiB = 1044992: down 1 MiB + 3584 */
-	{ "ao3584-2mib", 2 * MIB, 3584, MIB, 2 * MIB + 3584, MIB + 3584 },
+	{"ao3584-2mib", 2 * MIB, 3584, MIB, 2 * MIB + 3584, MIB + 3584},
 	/* 3 MiB grain: 1 MiB -> 3 MiB up, 0 down; 7 MiB -> 9 / 6 MiB */
-	{ "3mib-1mib", MIB, 0, 3 * MIB, 3 * MIB, 0 },
-	{ "3mib-7mib", 7 * MIB, 0, 3 * MIB, 9 * MIB, 6 * MIB },
+	{"3mib-1mib", MIB, 0, 3 * MIB, 3 * MIB, 0},
+	{"3mib-7mib", 7 * MIB, 0, 3 * MIB, 9 * MIB, 6 * MIB},
 	/* 3 MiB grain, ao 4096: 7 MiB - 4096 = 7335936, mod 3 MiB =
 	 * 1044480: down 6 MiB + 4096, up 9 MiB + 4096 */
-	{ "3mib-ao4096", 7 * MIB, 4096, 3 * MIB, 9 * MIB + 4096,
-	  6 * MIB + 4096 },
+	{"3mib-ao4096", 7 * MIB, 4096, 3 * MIB, 9 * MIB + 4096, 6 * MIB + 4096},
 };
 
 static void test_round(void **state)
@@ -91,19 +90,28 @@ static void test_round(void **state)
 
 struct one_row {
 	const char *name;
-	struct ba_plan_geom g;		/* grain 0: 1 MiB */
+	struct ba_plan_geom g; /* grain 0: 1 MiB */
 	struct ba_plan_input in;
 	enum blkalign_plan_action action;
 	enum ba_plan_why why;
 	uint64_t new_start, new_size;
 	bool grows;
-	uint64_t room;			/* impossible NO_ROOM only */
-	bool left;			/* moved down: no room after it */
+	uint64_t room; /* impossible NO_ROOM only */
+	bool left;     /* moved down: no room after it */
 };
 
-#define G512E { .pss = 4096, .min_io = 4096, .page = 4096 }
-#define G512N { .pss = 512, .min_io = 512, .page = 4096 }
-#define G512E_AO { .ao = 3584, .pss = 4096, .min_io = 4096, .page = 4096 }
+#define G512E                                             \
+	{                                                 \
+		.pss = 4096, .min_io = 4096, .page = 4096 \
+	}
+#define G512N                                           \
+	{                                               \
+		.pss = 512, .min_io = 512, .page = 4096 \
+	}
+#define G512E_AO                                                      \
+	{                                                             \
+		.ao = 3584, .pss = 4096, .min_io = 4096, .page = 4096 \
+	}
 
 static const struct one_row one_rows[] = {
 	{
@@ -113,41 +121,70 @@ static const struct one_row one_rows[] = {
 		 * 14283832 > 14282752, and below 1 only 0; the 4 KiB grid:
 		 * 1 -> 8, end 8 + 14281784 = 14281792 <= 14282752: moved
 		 * up to sector 8, the size kept (start-mib stays, info) */
-		"seed002-swap-4k-grid", G512E,
-		{ S(1), S(14281784), S(14281784), S(14282752), 0, S(1) },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(8), S(14281784), true, 0,
+		"seed002-swap-4k-grid",
+		G512E,
+		{S(1), S(14281784), S(14281784), S(14282752), 0, S(1)},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		S(8),
+		S(14281784),
+		true,
+		0,
 	},
 	{
 		/* md 1.0 / ZFS (metadata at the end): 63, 20001 sectors
 		 * (odd): the start moves to 1 MiB, the size stays 20001 */
-		"keep-size-moves-with-its-size", G512E,
-		{ S(63), S(20001), S(20001), FAR, 0, 0, 0, true },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, S(20001), true, 0,
+		"keep-size-moves-with-its-size",
+		G512E,
+		{S(63), S(20001), S(20001), FAR, 0, 0, 0, true},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		MIB,
+		S(20001),
+		true,
+		0,
 	},
 	{
 		/* the same at 1 MiB: nothing can change: none (the size
 		 * stays, said so) */
-		"keep-size-start-aligned", G512E,
-		{ MIB, S(20001), S(20001), FAR, 0, 0, 0, true },
-		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, MIB, S(20001), false, 0,
+		"keep-size-start-aligned",
+		G512E,
+		{MIB, S(20001), S(20001), FAR, 0, 0, 0, true},
+		BLKALIGN_PLAN_NONE,
+		BA_WHY_ALIGNED,
+		MIB,
+		S(20001),
+		false,
+		0,
 	},
 	{
 		/* LVM on the last partition of a 512n disk: 20001 sectors
 		 * (odd) up to the end; its I/O bypasses the partition's page
 		 * cache, so sizes need only be whole 512-byte sectors:
 		 * none */
-		"below-page-cache-odd-size-512n", G512N,
-		{ MIB, S(20001), S(20001), MIB + S(20001), 0, 0, 512 },
-		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, MIB, S(20001), false, 0,
+		"below-page-cache-odd-size-512n",
+		G512N,
+		{MIB, S(20001), S(20001), MIB + S(20001), 0, 0, 512},
+		BLKALIGN_PLAN_NONE,
+		BA_WHY_ALIGNED,
+		MIB,
+		S(20001),
+		false,
+		0,
 	},
 	{
 		/* the same holding nothing blkalign sizes: a page multiple
 		 * wanted, but it cannot shrink (all 20001 sectors kept)
 		 * nor grow (it ends at the limit): none, the size stays;
 		 * room 10240512 -> 2500 pages = 10240000 */
-		"size-cannot-change-none", G512N,
-		{ MIB, S(20001), S(20001), MIB + S(20001), 0, 0 },
-		BLKALIGN_PLAN_NONE, BA_WHY_NO_ROOM, MIB, S(20001), false,
+		"size-cannot-change-none",
+		G512N,
+		{MIB, S(20001), S(20001), MIB + S(20001), 0, 0},
+		BLKALIGN_PLAN_NONE,
+		BA_WHY_NO_ROOM,
+		MIB,
+		S(20001),
+		false,
 		10240000,
 	},
 	{
@@ -158,9 +195,15 @@ static const struct one_row one_rows[] = {
 		 * grain point below 2111 is 2048 >= low 2048 (the previous
 		 * partition's end): end 4159 -> grain 4096: 2048 sectors
 		 * = used, a multiple of 8: move left. */
-		"left-when-no-room-right", G512E,
-		{ S(2111), S(2048), S(2048), S(4159), 0, S(2048) },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(2048), S(2048), false, 0,
+		"left-when-no-room-right",
+		G512E,
+		{S(2111), S(2048), S(2048), S(4159), 0, S(2048)},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		S(2048),
+		S(2048),
+		false,
+		0,
 		true,
 	},
 	{
@@ -170,9 +213,15 @@ static const struct one_row one_rows[] = {
 		 * + 2048 = 4160 > 4159; left 2104 >= 2100: end 4159 -> 4152
 		 * on the grid, 2048 sectors = used: move down to 2104 (off
 		 * 1 MiB only: start-mib, information) */
-		"left-blocked-by-previous-4k-grid", G512E,
-		{ S(2111), S(2048), S(2048), S(4159), 0, S(2100) },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(2104), S(2048), false, 0,
+		"left-blocked-by-previous-4k-grid",
+		G512E,
+		{S(2111), S(2048), S(2048), S(4159), 0, S(2100)},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		S(2104),
+		S(2048),
+		false,
+		0,
 		true,
 	},
 	{
@@ -180,135 +229,235 @@ static const struct one_row one_rows[] = {
 		 * grid has room (4 KiB: left 2104 < 2110): impossible; the
 		 * most room is the 4 KiB grid's, from 2112: 2047 sectors ->
 		 * 255 pages = 1044480 */
-		"left-blocked-by-previous", G512E,
-		{ S(2111), S(2048), S(2048), S(4159), 0, S(2110) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
-		false, 1044480,
+		"left-blocked-by-previous",
+		G512E,
+		{S(2111), S(2048), S(2048), S(4159), 0, S(2110)},
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		BA_WHY_NO_ROOM,
+		S(2111),
+		S(2048),
+		false,
+		1044480,
 	},
 	{
 		/* low 0: a logical partition never moves left; room as
 		 * above, 1044480 */
-		"left-never-logical", G512E,
-		{ S(2111), S(2048), S(2048), S(4159), 0, 0 },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(2111), S(2048),
-		false, 1044480,
+		"left-never-logical",
+		G512E,
+		{S(2111), S(2048), S(2048), S(4159), 0, 0},
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		BA_WHY_NO_ROOM,
+		S(2111),
+		S(2048),
+		false,
+		1044480,
 	},
 	{
-		"aligned", G512E, { S(2048), S(2048), S(2048), FAR },
-		BLKALIGN_PLAN_NONE, BA_WHY_ALIGNED, S(2048), S(2048),
+		"aligned",
+		G512E,
+		{S(2048), S(2048), S(2048), FAR},
+		BLKALIGN_PLAN_NONE,
+		BA_WHY_ALIGNED,
+		S(2048),
+		S(2048),
 	},
 	{
 		/* 63 on 512e: start 1 MiB.  End 2111 -> grain 2048 = the
 		 * new start: no; 2111 - 2048 = 63 sectors -> 7 pages <
 		 * used; grow: 1 MiB rounded to the grain: 2 MiB end. */
-		"63-unknown-grows", G512E, { S(63), S(2048), S(2048), FAR },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, MIB, true,
+		"63-unknown-grows",
+		G512E,
+		{S(63), S(2048), S(2048), FAR},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		MIB,
+		MIB,
+		true,
 	},
 	{
 		/* 2 MiB partition at 63, 1 MiB used: the end 4159 rounds
 		 * down to 4096 (2 MiB): 1 MiB from the new start, enough. */
-		"63-fs-smaller-keeps-end", G512E,
-		{ S(63), S(4096), MIB, FAR },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, MIB, false,
+		"63-fs-smaller-keeps-end",
+		G512E,
+		{S(63), S(4096), MIB, FAR},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		MIB,
+		MIB,
+		false,
 	},
 	{
 		/* 2 MiB at 63, 1 MiB + 4096 used: the grain end leaves
 		 * 1 MiB, too little; 4159 - 2048 = 2111 sectors -> 263
 		 * pages = 1077248 bytes >= 1052672: keep the end. */
-		"63-fs-keeps-end-on-pages", G512E,
-		{ S(63), S(4096), MIB + 4096, FAR },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, MIB, 1077248, false,
+		"63-fs-keeps-end-on-pages",
+		G512E,
+		{S(63), S(4096), MIB + 4096, FAR},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		MIB,
+		1077248,
+		false,
 	},
 	{
 		/* the next partition right behind it: limit 2111 sectors;
 		 * the most room is on the 4 KiB grid, from 64: 2047 sectors
 		 * -> 255 pages = 1044480 (from 1 MiB only 7 pages) */
-		"63-no-room", G512E, { S(63), S(2048), S(2048), S(2111) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(63), S(2048),
-		false, 1044480,
+		"63-no-room",
+		G512E,
+		{S(63), S(2048), S(2048), S(2111)},
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		BA_WHY_NO_ROOM,
+		S(63),
+		S(2048),
+		false,
+		1044480,
 	},
 	{
 		/* 100 sectors at 63: 1 MiB is past its end (163 sectors);
 		 * from 64 on the 4 KiB grid 99 sectors -> 12 pages = 49152
 		 * bytes, < 100 sectors: no room */
-		"start-past-limit-on-the-grain", G512E,
-		{ S(63), S(100), S(100), S(163) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_NO_ROOM, S(63), S(100), false,
+		"start-past-limit-on-the-grain",
+		G512E,
+		{S(63), S(100), S(100), S(163)},
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		BA_WHY_NO_ROOM,
+		S(63),
+		S(100),
+		false,
 		49152,
 	},
 	{
 		/* 1 sector at 63, the next partition at 64: every grid's
 		 * start (64 on 4 KiB, 2048) is at or past the limit */
-		"start-past-limit-every-grid", G512E,
-		{ S(63), S(1), S(1), S(64) },
-		BLKALIGN_PLAN_IMPOSSIBLE, BA_WHY_START_PAST_LIMIT, S(63), S(1),
+		"start-past-limit-every-grid",
+		G512E,
+		{S(63), S(1), S(1), S(64)},
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		BA_WHY_START_PAST_LIMIT,
+		S(63),
+		S(1),
 	},
 	{
 		/* 1 MiB + 512 at 1 MiB, not sized: grow to a page multiple
 		 * (1 MiB + 4096), rounded to the grain: end 3 MiB */
-		"size-only-grows", G512E, { MIB, MIB + 512, MIB + 512, FAR },
-		BLKALIGN_PLAN_RESIZE, BA_WHY_SIZE, MIB, 2 * MIB, true,
+		"size-only-grows",
+		G512E,
+		{MIB, MIB + 512, MIB + 512, FAR},
+		BLKALIGN_PLAN_RESIZE,
+		BA_WHY_SIZE,
+		MIB,
+		2 * MIB,
+		true,
 	},
 	{
 		/* same, the next partition at 2 MiB + 4096: 3 MiB does
 		 * not fit, 1 MiB + 4096 does */
-		"size-only-grows-to-page", G512E,
-		{ MIB, MIB + 512, MIB + 512, 2 * MIB + 4096 },
-		BLKALIGN_PLAN_RESIZE, BA_WHY_SIZE, MIB, MIB + 4096, true,
+		"size-only-grows-to-page",
+		G512E,
+		{MIB, MIB + 512, MIB + 512, 2 * MIB + 4096},
+		BLKALIGN_PLAN_RESIZE,
+		BA_WHY_SIZE,
+		MIB,
+		MIB + 4096,
+		true,
 	},
 	{
 		/* 512 KiB used: trim to the grain, 1 MiB */
-		"size-only-trims", G512E, { MIB, MIB + 512, 512 * KIB, FAR },
-		BLKALIGN_PLAN_RESIZE, BA_WHY_SIZE, MIB, MIB, false,
+		"size-only-trims",
+		G512E,
+		{MIB, MIB + 512, 512 * KIB, FAR},
+		BLKALIGN_PLAN_RESIZE,
+		BA_WHY_SIZE,
+		MIB,
+		MIB,
+		false,
 	},
 	{
 		/* 512n: 63 is on the 512 grid, only off 1 MiB: optional;
 		 * 2 MiB at 63, 1 MiB used: 1 MiB at 1 MiB */
-		"mib-only-optional", G512N, { S(63), S(4096), MIB, FAR },
-		BLKALIGN_PLAN_OPTIONAL, BA_WHY_MIB_ONLY, MIB, MIB,
+		"mib-only-optional",
+		G512N,
+		{S(63), S(4096), MIB, FAR},
+		BLKALIGN_PLAN_OPTIONAL,
+		BA_WHY_MIB_ONLY,
+		MIB,
+		MIB,
 	},
 	{
 		/* the same without room: nothing to do */
-		"mib-only-no-room", G512N,
-		{ S(63), S(4096), S(4096), S(4159) },
-		BLKALIGN_PLAN_NONE, BA_WHY_MIB_ONLY, S(63), S(4096),
+		"mib-only-no-room",
+		G512N,
+		{S(63), S(4096), S(4096), S(4159)},
+		BLKALIGN_PLAN_NONE,
+		BA_WHY_MIB_ONLY,
+		S(63),
+		S(4096),
 	},
 	{
 		/* ao 3584: 32256 is on { 3584 + k 4096 }, off the MiB grid
 		 * { 3584 + k MiB }: optional, to 1052160; end 32256 + 2 MiB
 		 * = 2129408 rounds down to 2 MiB + 3584 = 2100736: 1 MiB */
-		"ao3584-63-optional", G512E_AO, { S(63), S(4096), MIB, FAR },
-		BLKALIGN_PLAN_OPTIONAL, BA_WHY_MIB_ONLY, 1052160, MIB,
+		"ao3584-63-optional",
+		G512E_AO,
+		{S(63), S(4096), MIB, FAR},
+		BLKALIGN_PLAN_OPTIONAL,
+		BA_WHY_MIB_ONLY,
+		1052160,
+		MIB,
 	},
 	{
 		/* ao 3584: 1 MiB is 512 off the physical grid: to
 		 * 1052160; not sized: 1 MiB, ending at 2 MiB + 3584 */
-		"ao3584-1mib-moves", G512E_AO,
-		{ MIB, MIB, MIB, FAR },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, 1052160, MIB, true,
+		"ao3584-1mib-moves",
+		G512E_AO,
+		{MIB, MIB, MIB, FAR},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		1052160,
+		MIB,
+		true,
 	},
 	{
 		/* 3 x 64 KiB stripe, grain 3 MiB: 1 MiB mod 196608 =
 		 * 65536: to 3 MiB; 8 MiB not sized: end 11 MiB -> 12 MiB,
 		 * size 9 MiB */
-		"stripe-3x64k", { .pss = 4096, .min_io = 65536,
-				  .opt_io = 196608, .page = 4096,
-				  .grain = 3 * MIB },
-		{ MIB, 8 * MIB, 8 * MIB, FAR },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, 3 * MIB, 9 * MIB, true,
+		"stripe-3x64k",
+		{.pss = 4096,
+		 .min_io = 65536,
+		 .opt_io = 196608,
+		 .page = 4096,
+		 .grain = 3 * MIB},
+		{MIB, 8 * MIB, 8 * MIB, FAR},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		3 * MIB,
+		9 * MIB,
+		true,
 	},
 	{
 		/* a moved logical start at least 12000 (the EBR room after
 		 * the previous one): 12288; not sized: 2048 sectors */
-		"min-start", G512E, { S(10063), S(2048), S(2048), FAR, S(12000) },
-		BLKALIGN_PLAN_MOVE, BA_WHY_START, S(12288), S(2048), true,
+		"min-start",
+		G512E,
+		{S(10063), S(2048), S(2048), FAR, S(12000)},
+		BLKALIGN_PLAN_MOVE,
+		BA_WHY_START,
+		S(12288),
+		S(2048),
+		true,
 	},
 	{
 		/* 64 KiB pages: sizes in 64 KiB; 1 MiB + 4096 at 1 MiB
 		 * with 1 MiB used: trim to 1 MiB */
-		"page-64k", { .pss = 4096, .min_io = 4096, .page = 65536 },
-		{ MIB, MIB + 4096, MIB, FAR },
-		BLKALIGN_PLAN_RESIZE, BA_WHY_SIZE, MIB, MIB, false,
+		"page-64k",
+		{.pss = 4096, .min_io = 4096, .page = 65536},
+		{MIB, MIB + 4096, MIB, FAR},
+		BLKALIGN_PLAN_RESIZE,
+		BA_WHY_SIZE,
+		MIB,
+		MIB,
+		false,
 	},
 };
 
@@ -349,7 +498,7 @@ static void test_one(void **state)
 /* the room of a partition, and whole plans on layers built in memory */
 
 struct part_spec {
-	int number;		/* 0 ends the list */
+	int number; /* 0 ends the list */
 	uint64_t start, size;
 	int parent;
 	bool extended, logical;
@@ -361,9 +510,9 @@ struct plan_row {
 	const char *scheme;
 	uint64_t disk_size;
 	struct part_spec p[6];
-	int layer;		/* the partition checked */
+	int layer; /* the partition checked */
 	uint64_t want_limit;
-	int want_next;		/* layer index or -1 */
+	int want_next; /* layer index or -1 */
 	enum blkalign_plan_action action;
 	uint64_t new_start, new_size;
 };
@@ -372,54 +521,94 @@ static const struct plan_row plan_rows[] = {
 	{
 		/* primary before the extended one: the extended start
 		 * (10000) bounds it; 63 -> 2048, not sized: 2048 sectors */
-		"dos-primary-before-extended", 4096, "dos", 64 * MIB,
-		{ { 1, S(63), S(2048), 0 },
-		  { 2, S(10000), S(50000), 0, true },
-		  { 5, S(10063), S(1000), 2, false, true },
-		  { 6, S(12288), S(1000), 2, false, true } },
-		1, S(10000), 2, BLKALIGN_PLAN_MOVE, S(2048), S(2048),
+		"dos-primary-before-extended",
+		4096,
+		"dos",
+		64 * MIB,
+		{{1, S(63), S(2048), 0},
+		 {2, S(10000), S(50000), 0, true},
+		 {5, S(10063), S(1000), 2, false, true},
+		 {6, S(12288), S(1000), 2, false, true}},
+		1,
+		S(10000),
+		2,
+		BLKALIGN_PLAN_MOVE,
+		S(2048),
+		S(2048),
 	},
 	{
 		/* logical 5 at 10063, 2048 sectors: to 10240; the next
 		 * logical at 14336 keeps 1 MiB (2048 sectors) for its EBR:
 		 * limit 12288, the planned end 10240 + 2048 = 12288 just
 		 * fits */
-		"dos-logical-ebr-room-fits", 4096, "dos", 64 * MIB,
-		{ { 2, S(8192), S(50000), 0, true },
-		  { 5, S(10063), S(2048), 1, false, true },
-		  { 6, S(14336), S(1000), 1, false, true } },
-		2, S(12288), 3, BLKALIGN_PLAN_MOVE, S(10240), S(2048),
+		"dos-logical-ebr-room-fits",
+		4096,
+		"dos",
+		64 * MIB,
+		{{2, S(8192), S(50000), 0, true},
+		 {5, S(10063), S(2048), 1, false, true},
+		 {6, S(14336), S(1000), 1, false, true}},
+		2,
+		S(12288),
+		3,
+		BLKALIGN_PLAN_MOVE,
+		S(10240),
+		S(2048),
 	},
 	{
 		/* the next logical at 14335: one sector less: the 1 MiB
 		 * grain has no room (10240 + 2048 > 12287); the 4 KiB grid
 		 * has: 10063 -> 10064, 2048 sectors not sized, end 12112
 		 * <= 12287 (start-mib stays, information) */
-		"dos-logical-ebr-room-4k-grid", 4096, "dos", 64 * MIB,
-		{ { 2, S(8192), S(50000), 0, true },
-		  { 5, S(10063), S(2048), 1, false, true },
-		  { 6, S(14335), S(1000), 1, false, true } },
-		2, S(12287), 3, BLKALIGN_PLAN_MOVE, S(10064), S(2048),
+		"dos-logical-ebr-room-4k-grid",
+		4096,
+		"dos",
+		64 * MIB,
+		{{2, S(8192), S(50000), 0, true},
+		 {5, S(10063), S(2048), 1, false, true},
+		 {6, S(14335), S(1000), 1, false, true}},
+		2,
+		S(12287),
+		3,
+		BLKALIGN_PLAN_MOVE,
+		S(10064),
+		S(2048),
 	},
 	{
 		/* the last logical: bounded by the extended end, 58192;
 		 * 55001 -> 55296, 3191 sectors not sized -> 3192 (page
 		 * multiple): end 58488 > 58192: impossible */
-		"dos-last-logical-extended-end", 4096, "dos", 64 * MIB,
-		{ { 2, S(8192), S(50000), 0, true },
-		  { 5, S(10063), S(2048), 1, false, true },
-		  { 6, S(55001), S(3191), 1, false, true } },
-		3, S(58192), -1, BLKALIGN_PLAN_IMPOSSIBLE, S(55001), S(3191),
+		"dos-last-logical-extended-end",
+		4096,
+		"dos",
+		64 * MIB,
+		{{2, S(8192), S(50000), 0, true},
+		 {5, S(10063), S(2048), 1, false, true},
+		 {6, S(55001), S(3191), 1, false, true}},
+		3,
+		S(58192),
+		-1,
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		S(55001),
+		S(3191),
 	},
 	{
 		/* logical 6 at 12300 right after logical 5 (ends 12288):
 		 * a moved start keeps 1 MiB after it: 12288 + 2048 = 14336
 		 * (on the grain); not sized: 2048 sectors, end 16384 */
-		"dos-logical-min-start", 4096, "dos", 64 * MIB,
-		{ { 2, S(8192), S(50000), 0, true },
-		  { 5, S(10240), S(2048), 1, false, true },
-		  { 6, S(12300), S(2048), 1, false, true } },
-		3, S(58192), -1, BLKALIGN_PLAN_MOVE, S(14336), S(2048),
+		"dos-logical-min-start",
+		4096,
+		"dos",
+		64 * MIB,
+		{{2, S(8192), S(50000), 0, true},
+		 {5, S(10240), S(2048), 1, false, true},
+		 {6, S(12300), S(2048), 1, false, true}},
+		3,
+		S(58192),
+		-1,
+		BLKALIGN_PLAN_MOVE,
+		S(14336),
+		S(2048),
 	},
 	{
 		/* GPT, 64 MiB disk: last usable LBA 131038 (131072 - 34),
@@ -428,9 +617,17 @@ static const struct plan_row plan_rows[] = {
 		 * given 131039 here).  34 -> 2048; 129024 sectors not
 		 * sized: end 131072 > 131039, 2048 + 129024 = 131072
 		 * too: impossible */
-		"gpt-last-usable", 4096, "gpt", 64 * MIB,
-		{ { 1, S(34), S(129024), 0 } },
-		1, S(131039), -1, BLKALIGN_PLAN_IMPOSSIBLE, S(34), S(129024),
+		"gpt-last-usable",
+		4096,
+		"gpt",
+		64 * MIB,
+		{{1, S(34), S(129024), 0}},
+		1,
+		S(131039),
+		-1,
+		BLKALIGN_PLAN_IMPOSSIBLE,
+		S(34),
+		S(129024),
 	},
 };
 
@@ -475,8 +672,9 @@ static void test_limit(void **state)
 	const struct plan_row *r = *state;
 	struct blkalign_layer layers[7];
 	struct blkalign_device d;
-	uint64_t usable = r->want_next < 0 && !strcmp(r->scheme, "gpt") ?
-				  S(131039) : r->disk_size;
+	uint64_t usable = r->want_next < 0 && !strcmp(r->scheme, "gpt")
+				  ? S(131039)
+				  : r->disk_size;
 	struct ba_plan_room rooms[7];
 
 	build_device(r, &d, layers);
@@ -521,42 +719,41 @@ static void test_plan(void **state)
 
 struct used_row {
 	const char *name;
-	enum blkalign_layer_kind kind;	/* DISK: nothing inside */
+	enum blkalign_layer_kind kind; /* DISK: nothing inside */
 	const char *type, *version;
-	uint64_t offset, size, used;	/* the child layer, bytes */
+	uint64_t offset, size, used; /* the child layer, bytes */
 	bool want_known;
 	uint64_t want_used;
 };
 
 static const struct used_row used_rows[] = {
-	{ "nothing", BLKALIGN_LAYER_DISK, NULL, NULL, 0, 0, 0, false,
-	  S(20480) },
+	{"nothing", BLKALIGN_LAYER_DISK, NULL, NULL, 0, 0, 0, false, S(20480)},
 	/* ext4 of 4 MiB at the partition start */
-	{ "ext4-4mib", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480),
-	  4 * MIB, true, 4 * MIB },
+	{"ext4-4mib", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480),
+	 4 * MIB, true, 4 * MIB},
 	/* a filesystem that does not say its size: all of it */
-	{ "fs-unsized", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480),
-	  0, false, S(20480) },
+	{"fs-unsized", BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL, 0, S(20480), 0,
+	 false, S(20480)},
 	/* md 1.2: data offset 1 MiB + data size 6 MiB = 7 MiB */
-	{ "md-1.2", BLKALIGN_LAYER_MD, "linux_raid_member", "1.2", MIB,
-	  6 * MIB, 0, true, 7 * MIB },
+	{"md-1.2", BLKALIGN_LAYER_MD, "linux_raid_member", "1.2", MIB, 6 * MIB,
+	 0, true, 7 * MIB},
 	/* md 1.0 and 0.90: superblock at the end: the whole member */
-	{ "md-1.0", BLKALIGN_LAYER_MD, "linux_raid_member", "1.0", 0,
-	  6 * MIB, 0, true, S(20480) },
-	{ "md-0.90", BLKALIGN_LAYER_MD, "linux_raid_member", "0.90", 0,
-	  6 * MIB, 0, true, S(20480) },
+	{"md-1.0", BLKALIGN_LAYER_MD, "linux_raid_member", "1.0", 0, 6 * MIB, 0,
+	 true, S(20480)},
+	{"md-0.90", BLKALIGN_LAYER_MD, "linux_raid_member", "0.90", 0, 6 * MIB,
+	 0, true, S(20480)},
 	/* LVM and LUKS: the whole partition */
-	{ "lvm", BLKALIGN_LAYER_LVM, "LVM2_member", "2", MIB, 8 * MIB, 0,
-	  false, S(20480) },
-	{ "luks", BLKALIGN_LAYER_LUKS, "crypto_LUKS", "2", 16 * MIB / 8,
-	  8 * MIB, 0, false, S(20480) },
+	{"lvm", BLKALIGN_LAYER_LVM, "LVM2_member", "2", MIB, 8 * MIB, 0, false,
+	 S(20480)},
+	{"luks", BLKALIGN_LAYER_LUKS, "crypto_LUKS", "2", 16 * MIB / 8, 8 * MIB,
+	 0, false, S(20480)},
 };
 
 static void test_used(void **state)
 {
 	const struct used_row *r = *state;
 	static const struct plan_row base = {
-		"used", 4096, "gpt", 64 * MIB, { { 1, S(2048), S(20480), 0 } },
+		"used", 4096, "gpt", 64 * MIB, {{1, S(2048), S(20480), 0}},
 	};
 	struct blkalign_layer layers[7];
 	struct blkalign_device d;

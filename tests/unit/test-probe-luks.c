@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "table.h"	/* system headers before banned.h */
+#include "table.h" /* system headers before banned.h */
 #include "probe/probe.h"
 
-#define PAD (63 * 512)		/* the region starts here in the buffer */
+#define PAD  (63 * 512) /* the region starts here in the buffer */
 #define KIB_ 1024ULL
 #define MIB_ (1024ULL * 1024)
 
@@ -43,25 +43,25 @@ static void put64be(uint8_t *p, uint64_t v)
 
 struct luks1_row {
 	const char *name;
-	uint64_t size;		/* region bytes */
-	uint32_t payload;	/* sectors */
+	uint64_t size;	  /* region bytes */
+	uint32_t payload; /* sectors */
 	int rc;
 	uint64_t want_offset, want_size;
 };
 
 static const struct luks1_row luks1_rows[] = {
 	/* 4096 sectors = 2 MiB (cryptsetup's default); 4 MiB - 2 MiB left */
-	{ "luks1-default", 4 * MIB_, 4096, 0, 2 * MIB_, 2 * MIB_ },
+	{"luks1-default", 4 * MIB_, 4096, 0, 2 * MIB_, 2 * MIB_},
 	/* --align-payload 2049 gave 4098 sectors = 2098176 bytes */
 	/* 4194304 - 2098176 = 2096128 bytes of payload */
-	{ "luks1-odd-payload", 4 * MIB_, 4098, 0, 2098176, 2096128 },
-	{ "luks1-detached-header", 4 * MIB_, 0, 0, 0, 4 * MIB_ },
-	{ "luks1-payload-at-end", 4 * MIB_, 8192, 0, 4 * MIB_, 0 },
+	{"luks1-odd-payload", 4 * MIB_, 4098, 0, 2098176, 2096128},
+	{"luks1-detached-header", 4 * MIB_, 0, 0, 0, 4 * MIB_},
+	{"luks1-payload-at-end", 4 * MIB_, 8192, 0, 4 * MIB_, 0},
 	/* a header cut short (or a header backup): -ERANGE, with a note
 	 * saying where the payload would start */
-	{ "luks1-payload-past-end", 4 * MIB_, 8193, -ERANGE, 0, 0 },
-	{ "luks1-payload-2^32-1", 4 * MIB_, UINT32_MAX, -ERANGE, 0, 0 },
-	{ "luks1-region-under-4k", 4095, 0, 1, 0, 0 },
+	{"luks1-payload-past-end", 4 * MIB_, 8193, -ERANGE, 0, 0},
+	{"luks1-payload-2^32-1", 4 * MIB_, UINT32_MAX, -ERANGE, 0, 0},
+	{"luks1-region-under-4k", 4095, 0, 1, 0, 0},
 };
 
 static void test_luks1(void **state)
@@ -108,14 +108,14 @@ static void test_luks1(void **state)
 
 /* A JSON area like cryptsetup's with segment 0 = {offset, size,
  * sector_size} given as JSON text. */
-#define JSON(off, sz, ss)                                                   \
-	"{\"keyslots\":{\"0\":{\"type\":\"luks2\",\"key_size\":64,"          \
-	"\"area\":{\"type\":\"raw\",\"offset\":\"32768\","                   \
-	"\"size\":\"258048\"}}},\"tokens\":{},"                             \
-	"\"segments\":{\"0\":{\"type\":\"crypt\",\"offset\":" off ","        \
-	"\"size\":" sz ",\"iv_tweak\":\"0\","                               \
-	"\"encryption\":\"aes-xts-plain64\",\"sector_size\":" ss "}},"       \
-	"\"digests\":{},\"config\":{\"json_size\":\"12288\","               \
+#define JSON(off, sz, ss)                                              \
+	"{\"keyslots\":{\"0\":{\"type\":\"luks2\",\"key_size\":64,"    \
+	"\"area\":{\"type\":\"raw\",\"offset\":\"32768\","             \
+	"\"size\":\"258048\"}}},\"tokens\":{},"                        \
+	"\"segments\":{\"0\":{\"type\":\"crypt\",\"offset\":" off ","  \
+	"\"size\":" sz ",\"iv_tweak\":\"0\","                          \
+	"\"encryption\":\"aes-xts-plain64\",\"sector_size\":" ss "}}," \
+	"\"digests\":{},\"config\":{\"json_size\":\"12288\","          \
 	"\"keyslots_size\":\"16744448\"}}"
 
 #define J64K_4K JSON("\"65536\"", "\"dynamic\"", "4096")
@@ -143,10 +143,10 @@ static const char linear_json[] =
 
 struct luks2_row {
 	const char *name;
-	uint64_t size;		/* region bytes */
+	uint64_t size; /* region bytes */
 	uint64_t hdr_size;
-	const char *json1;	/* primary JSON; NULL: no primary at all */
-	const char *json2;	/* secondary JSON; NULL: none */
+	const char *json1; /* primary JSON; NULL: no primary at all */
+	const char *json2; /* secondary JSON; NULL: none */
 	uint64_t seq1, seq2;
 	void (*mutate)(uint8_t *img, uint64_t hdr_size);
 	int rc;
@@ -225,8 +225,8 @@ static void m_json_deep(uint8_t *img, uint64_t hs)
 	snprintf(j + n, 10, "}}");
 }
 
-#define R2(nm, sz, hs, j1, j2, s1, s2)                                       \
-	.name = (nm), .size = (sz), .hdr_size = (hs), .json1 = (j1),        \
+#define R2(nm, sz, hs, j1, j2, s1, s2)                               \
+	.name = (nm), .size = (sz), .hdr_size = (hs), .json1 = (j1), \
 	.json2 = (j2), .seq1 = (s1), .seq2 = (s2)
 #define FOUND2(off, dsz, ss) \
 	.want_offset = (off), .want_size = (dsz), .want_sector = (ss)
@@ -234,105 +234,120 @@ static void m_json_deep(uint8_t *img, uint64_t hs)
 
 static const struct luks2_row luks2_rows[] = {
 	/* 1 MiB region, data from 64 KiB: 1048576 - 65536 = 983040 */
-	{ R2("4k-sectors", MIB_, 16 * KIB_, J64K_4K, J64K_4K, 3, 3),
-	  FOUND2(65536, 983040, 4096) },
-	{ R2("512-sectors", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"dynamic\"", "512"), NULL, 3, 0),
-	  FOUND2(65536, 983040, 512) },
-	{ R2("fixed-size", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"524288\"", "4096"), NULL, 3, 0),
-	  FOUND2(65536, 524288, 4096) },
+	{R2("4k-sectors", MIB_, 16 * KIB_, J64K_4K, J64K_4K, 3, 3),
+	 FOUND2(65536, 983040, 4096)},
+	{R2("512-sectors", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"dynamic\"", "512"), NULL, 3, 0),
+	 FOUND2(65536, 983040, 512)},
+	{R2("fixed-size", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"524288\"", "4096"), NULL, 3, 0),
+	 FOUND2(65536, 524288, 4096)},
 	/* cryptsetup's default: 16 MiB; region 17 MiB leaves 1 MiB */
-	{ R2("cryptsetup-default", 17 * MIB_, 16 * KIB_, real_json, real_json,
-	     3, 3), FOUND2(16 * MIB_, MIB_, 4096) },
-	{ R2("hdr-64k", MIB_, 64 * KIB_, JSON("\"131072\"", "\"dynamic\"",
-	     "4096"), NULL, 1, 0), FOUND2(131072, 917504, 4096) },
-	{ R2("detached-header", MIB_, 16 * KIB_,
-	     JSON("\"0\"", "\"dynamic\"", "4096"), NULL, 1, 0),
-	  FOUND2(0, MIB_, 4096) },
-	{ R2("linear-segment", MIB_, 16 * KIB_, linear_json, NULL, 1, 0),
-	  FOUND2(65536, 983040, 0) },
-	{ R2("json-fills-area", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  .mutate = m_json_fills_area, FOUND2(65536, 983040, 4096) },
+	{R2("cryptsetup-default", 17 * MIB_, 16 * KIB_, real_json, real_json, 3,
+	    3),
+	 FOUND2(16 * MIB_, MIB_, 4096)},
+	{R2("hdr-64k", MIB_, 64 * KIB_,
+	    JSON("\"131072\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 FOUND2(131072, 917504, 4096)},
+	{R2("detached-header", MIB_, 16 * KIB_,
+	    JSON("\"0\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 FOUND2(0, MIB_, 4096)},
+	{R2("linear-segment", MIB_, 16 * KIB_, linear_json, NULL, 1, 0),
+	 FOUND2(65536, 983040, 0)},
+	{R2("json-fills-area", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 .mutate = m_json_fills_area, FOUND2(65536, 983040, 4096)},
 	/* The primary is gone or broken: the secondary (at hdr_size). */
-	{ R2("secondary-only-16k", MIB_, 16 * KIB_, NULL, J64K_4K, 0, 5),
-	  FOUND2(65536, 983040, 4096) },
-	{ R2("secondary-only-64k", MIB_, 64 * KIB_, NULL,
-	     JSON("\"131072\"", "\"dynamic\"", "512"), 0, 5),
-	  FOUND2(131072, 917504, 512) },
-	{ R2("primary-json-broken", MIB_, 16 * KIB_, "{\"segments\":", J64K_4K,
-	     3, 3), FOUND2(65536, 983040, 4096) },
-	{ R2("primary-version-3", MIB_, 16 * KIB_, J64K_4K,
-	     JSON("\"131072\"", "\"dynamic\"", "512"), 3, 3),
-	  .mutate = m_version_3, FOUND2(131072, 917504, 512) },
+	{R2("secondary-only-16k", MIB_, 16 * KIB_, NULL, J64K_4K, 0, 5),
+	 FOUND2(65536, 983040, 4096)},
+	{R2("secondary-only-64k", MIB_, 64 * KIB_, NULL,
+	    JSON("\"131072\"", "\"dynamic\"", "512"), 0, 5),
+	 FOUND2(131072, 917504, 512)},
+	{R2("primary-json-broken", MIB_, 16 * KIB_, "{\"segments\":", J64K_4K,
+	    3, 3),
+	 FOUND2(65536, 983040, 4096)},
+	{R2("primary-version-3", MIB_, 16 * KIB_, J64K_4K,
+	    JSON("\"131072\"", "\"dynamic\"", "512"), 3, 3),
+	 .mutate = m_version_3, FOUND2(131072, 917504, 512)},
 	/* Both good: the higher seqid wins. */
-	{ R2("secondary-newer", MIB_, 16 * KIB_, J64K_4K,
-	     JSON("\"131072\"", "\"dynamic\"", "512"), 3, 4),
-	  FOUND2(131072, 917504, 512) },
-	{ R2("secondary-older", MIB_, 16 * KIB_, J64K_4K,
-	     JSON("\"131072\"", "\"dynamic\"", "512"), 4, 3),
-	  FOUND2(65536, 983040, 4096) },
+	{R2("secondary-newer", MIB_, 16 * KIB_, J64K_4K,
+	    JSON("\"131072\"", "\"dynamic\"", "512"), 3, 4),
+	 FOUND2(131072, 917504, 512)},
+	{R2("secondary-older", MIB_, 16 * KIB_, J64K_4K,
+	    JSON("\"131072\"", "\"dynamic\"", "512"), 4, 3),
+	 FOUND2(65536, 983040, 4096)},
 
 	/* Lies and truncation. */
-	{ R2("truncated-header", 8 * KIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  .rc = -ERANGE },
-	{ R2("secondary-only-broken", MIB_, 16 * KIB_, NULL, "{bad", 0, 1),
-	  BAD(NULL) },
-	{ R2("hdr-size-20k", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  BAD(m_hdr_size_20k) },
-	{ R2("hdr-size-8k", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  BAD(m_hdr_size_8k) },
-	{ R2("hdr-size-8m", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  BAD(m_hdr_size_8m) },
-	{ R2("hdr-offset-lies", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
-	  BAD(m_hdr_offset_4096) },
-	{ R2("secondary-hdr-offset-lies", MIB_, 16 * KIB_, NULL, J64K_4K, 0, 1),
-	  BAD(m_secondary_offset_0) },
-	{ R2("offset-a-number", MIB_, 16 * KIB_,
-	     JSON("65536", "\"dynamic\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("offset-64K", MIB_, 16 * KIB_,
-	     JSON("\"64K\"", "\"dynamic\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("offset-negative", MIB_, 16 * KIB_,
-	     JSON("\"-65536\"", "\"dynamic\"", "4096"), NULL, 1, 0),
-	  BAD(NULL) },
-	{ R2("offset-empty", MIB_, 16 * KIB_,
-	     JSON("\"\"", "\"dynamic\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("offset-2^64", MIB_, 16 * KIB_,
-	     JSON("\"18446744073709551616\"", "\"dynamic\"", "4096"), NULL, 1,
-	     0), BAD(NULL) },
-	{ R2("offset-not-sector-multiple", MIB_, 16 * KIB_,
-	     JSON("\"65537\"", "\"dynamic\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("offset-inside-headers", MIB_, 16 * KIB_,
-	     JSON("\"16384\"", "\"dynamic\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("offset-past-region", MIB_, 16 * KIB_,
-	     JSON("\"2097152\"", "\"dynamic\"", "4096"), NULL, 1, 0),
-	  BAD(NULL) },
-	{ R2("size-garbage", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"all\"", "4096"), NULL, 1, 0), BAD(NULL) },
-	{ R2("sector-1000", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"dynamic\"", "1000"), NULL, 1, 0), BAD(NULL) },
-	{ R2("sector-8192", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"dynamic\"", "8192"), NULL, 1, 0), BAD(NULL) },
-	{ R2("sector-256", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"dynamic\"", "256"), NULL, 1, 0), BAD(NULL) },
-	{ R2("sector-a-string", MIB_, 16 * KIB_,
-	     JSON("\"65536\"", "\"dynamic\"", "\"4096\""), NULL, 1, 0),
-	  BAD(NULL) },
-	{ R2("no-segments", MIB_, 16 * KIB_, "{\"keyslots\":{}}", NULL, 1, 0),
-	  BAD(NULL) },
-	{ R2("no-segment-0", MIB_, 16 * KIB_,
-	     "{\"segments\":{\"1\":{\"offset\":\"65536\","
-	     "\"size\":\"dynamic\"}}}",
-	     NULL, 1, 0), BAD(NULL) },
-	{ R2("segment-0-not-object", MIB_, 16 * KIB_,
-	     "{\"segments\":{\"0\":[]}}", NULL, 1, 0), BAD(NULL) },
-	{ R2("no-size", MIB_, 16 * KIB_,
-	     "{\"segments\":{\"0\":{\"offset\":\"65536\"}}}", NULL, 1, 0),
-	  BAD(NULL) },
-	{ R2("root-array", MIB_, 16 * KIB_, "[1,2]", NULL, 1, 0), BAD(NULL) },
-	{ R2("json-empty", MIB_, 16 * KIB_, "", NULL, 1, 0), BAD(NULL) },
-	{ R2("json-too-deep", MIB_, 16 * KIB_, "", NULL, 1, 0),
-	  BAD(m_json_deep) },
+	{R2("truncated-header", 8 * KIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 .rc = -ERANGE},
+	{R2("secondary-only-broken", MIB_, 16 * KIB_, NULL, "{bad", 0, 1),
+	 BAD(NULL)},
+	{R2("hdr-size-20k", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 BAD(m_hdr_size_20k)},
+	{R2("hdr-size-8k", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 BAD(m_hdr_size_8k)},
+	{R2("hdr-size-8m", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 BAD(m_hdr_size_8m)},
+	{R2("hdr-offset-lies", MIB_, 16 * KIB_, J64K_4K, NULL, 1, 0),
+	 BAD(m_hdr_offset_4096)},
+	{R2("secondary-hdr-offset-lies", MIB_, 16 * KIB_, NULL, J64K_4K, 0, 1),
+	 BAD(m_secondary_offset_0)},
+	{R2("offset-a-number", MIB_, 16 * KIB_,
+	    JSON("65536", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-64K", MIB_, 16 * KIB_,
+	    JSON("\"64K\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-negative", MIB_, 16 * KIB_,
+	    JSON("\"-65536\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-empty", MIB_, 16 * KIB_,
+	    JSON("\"\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-2^64", MIB_, 16 * KIB_,
+	    JSON("\"18446744073709551616\"", "\"dynamic\"", "4096"), NULL, 1,
+	    0),
+	 BAD(NULL)},
+	{R2("offset-not-sector-multiple", MIB_, 16 * KIB_,
+	    JSON("\"65537\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-inside-headers", MIB_, 16 * KIB_,
+	    JSON("\"16384\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("offset-past-region", MIB_, 16 * KIB_,
+	    JSON("\"2097152\"", "\"dynamic\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("size-garbage", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"all\"", "4096"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("sector-1000", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"dynamic\"", "1000"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("sector-8192", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"dynamic\"", "8192"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("sector-256", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"dynamic\"", "256"), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("sector-a-string", MIB_, 16 * KIB_,
+	    JSON("\"65536\"", "\"dynamic\"", "\"4096\""), NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("no-segments", MIB_, 16 * KIB_, "{\"keyslots\":{}}", NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("no-segment-0", MIB_, 16 * KIB_,
+	    "{\"segments\":{\"1\":{\"offset\":\"65536\","
+	    "\"size\":\"dynamic\"}}}",
+	    NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("segment-0-not-object", MIB_, 16 * KIB_,
+	    "{\"segments\":{\"0\":[]}}", NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("no-size", MIB_, 16 * KIB_,
+	    "{\"segments\":{\"0\":{\"offset\":\"65536\"}}}", NULL, 1, 0),
+	 BAD(NULL)},
+	{R2("root-array", MIB_, 16 * KIB_, "[1,2]", NULL, 1, 0), BAD(NULL)},
+	{R2("json-empty", MIB_, 16 * KIB_, "", NULL, 1, 0), BAD(NULL)},
+	{R2("json-too-deep", MIB_, 16 * KIB_, "", NULL, 1, 0),
+	 BAD(m_json_deep)},
 };
 
 static void test_luks2(void **state)
@@ -368,8 +383,7 @@ static void test_luks2(void **state)
 	free(img);
 }
 
-static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
-			 uint64_t off)
+static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len, uint64_t off)
 {
 	(void)io;
 	(void)buf;
@@ -380,8 +394,8 @@ static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
 
 static void test_absent_and_errors(void **state)
 {
-	static const struct ba_io_ops eio_ops = { "eio", eio_pread };
-	struct ba_io eio = { .ops = &eio_ops, .fd = -1, .size = MIB_ };
+	static const struct ba_io_ops eio_ops = {"eio", eio_pread};
+	struct ba_io eio = {.ops = &eio_ops, .fd = -1, .size = MIB_};
 	uint8_t *img = calloc(1, MIB_);
 	struct ba_content c;
 	struct ba_io io;

@@ -11,10 +11,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "table.h"	/* system headers before banned.h */
+#include "table.h" /* system headers before banned.h */
 #include "probe/probe.h"
 
-#define PAD (63 * 512)		/* the region starts here in the buffer */
+#define PAD  (63 * 512) /* the region starts here in the buffer */
 #define MIB_ (1024ULL * 1024)
 
 static void put32(uint8_t *p, uint32_t v)
@@ -99,25 +99,23 @@ static const char tight_text[] = "vg{\nextent_size=128\n}\n";
 static const char bad_value_text[] = "vg {\nextent_size = abc\n}\n";
 static const char zero_text[] = "vg {\nextent_size = 0\n}\n";
 static const char no_equals_text[] = "vg {\nextent_size 8192\n}\n";
-static const char huge_text[] =
-	"vg {\nextent_size = 99999999999999999999\n}\n";
+static const char huge_text[] = "vg {\nextent_size = 99999999999999999999\n}\n";
 /* The most sectors whose byte count fits in 64 bits: 2^55 - 1; and 2^55. */
 static const char big_text[] = "vg {\nextent_size = 36028797018963967\n}\n";
-static const char too_big_text[] =
-	"vg {\nextent_size = 36028797018963968\n}\n";
+static const char too_big_text[] = "vg {\nextent_size = 36028797018963968\n}\n";
 static const char unterminated_text[] = "vg {\ndesc = \"extent_size = 1";
 
 struct lvm_row {
 	const char *name;
 	unsigned int label_sector;
-	uint64_t size;			/* region bytes */
+	uint64_t size; /* region bytes */
 	uint64_t pe_start, da_size;
 	uint64_t mda_off, mda_size;
-	const char *text;		/* NULL: a PV without a VG */
-	uint64_t text_off;		/* from the mda start; 0: 512 */
-	uint32_t flags;			/* raw_locn flags */
-	void (*mutate)(uint8_t *pv, const struct lvm_row *r);	/* pre-CRC */
-	void (*damage)(uint8_t *pv, const struct lvm_row *r);	/* post-CRC */
+	const char *text;  /* NULL: a PV without a VG */
+	uint64_t text_off; /* from the mda start; 0: 512 */
+	uint32_t flags;	   /* raw_locn flags */
+	void (*mutate)(uint8_t *pv, const struct lvm_row *r); /* pre-CRC */
+	void (*damage)(uint8_t *pv, const struct lvm_row *r); /* post-CRC */
 	int rc;
 	uint64_t want_pe_start, want_extent, want_data_size;
 };
@@ -144,10 +142,10 @@ static void build(uint8_t *pv, const struct lvm_row *r)
 	memcpy(l + 24, "LVM2 001", 8);
 	memcpy(h, "j4PJoTURaUf7B63MhB2TB0NN3S3N04QD", 32);
 	put64(h + 32, r->size);
-	put64(h + 40, r->pe_start);	/* data area 0 */
+	put64(h + 40, r->pe_start); /* data area 0 */
 	put64(h + 48, r->da_size);
 	/* h + 56: terminator */
-	put64(h + 72, r->mda_off);	/* metadata area 0 */
+	put64(h + 72, r->mda_off); /* metadata area 0 */
 	put64(h + 80, r->mda_size);
 	/* h + 88: terminator */
 	if (!r->mda_off || r->mda_off + 512 > r->size)
@@ -159,7 +157,7 @@ static void build(uint8_t *pv, const struct lvm_row *r)
 	put64(m + 32, r->mda_size);
 	if (!r->text)
 		return;
-	len = strlen(r->text) + 1;	/* lvm counts the final NUL */
+	len = strlen(r->text) + 1; /* lvm counts the final NUL */
 	put64(m + 40, text_off(r));
 	put64(m + 48, len);
 	put32(m + 60, r->flags);
@@ -275,10 +273,10 @@ static void d_text(uint8_t *pv, const struct lvm_row *r)
 
 /* Every field of the PV: region size, pe_start, data area size, mda
  * offset and size, text, text offset in the mda, raw_locn flags. */
-#define PVX(nm, ls, sz, pe, da, moff, msz, txt, toff, fl)                   \
-	.name = (nm), .label_sector = (ls), .size = (sz), .pe_start = (pe), \
-	.da_size = (da), .mda_off = (moff), .mda_size = (msz),             \
-	.text = (txt), .text_off = (toff), .flags = (fl)
+#define PVX(nm, ls, sz, pe, da, moff, msz, txt, toff, fl)                     \
+	.name = (nm), .label_sector = (ls), .size = (sz), .pe_start = (pe),   \
+	.da_size = (da), .mda_off = (moff), .mda_size = (msz), .text = (txt), \
+	.text_off = (toff), .flags = (fl)
 /* A region of 8 MiB, extents from 1 MiB, one mda at 4096 of 0xff000
  * bytes (what pvcreate --dataalignment 1m writes). */
 #define PV(nm, ls, txt) PVX(nm, ls, 8 * MIB_, MIB_, 0, 4096, 0xff000, txt, 0, 0)
@@ -288,69 +286,73 @@ static void d_text(uint8_t *pv, const struct lvm_row *r)
 
 static const struct lvm_row lvm_rows[] = {
 	/* data size: 8 MiB - 1 MiB = 7340032 when the area runs to the end */
-	{ PV("bare-pv", 1, NULL), GOOD(MIB_, 0, 7340032) },
+	{PV("bare-pv", 1, NULL), GOOD(MIB_, 0, 7340032)},
 	/* extent_size = 8192 sectors = 4 MiB */
-	{ PV("vg-4m-extents", 1, vg_text), GOOD(MIB_, 4 * MIB_, 7340032) },
-	{ PV("label-in-sector-0", 0, vg_text), GOOD(MIB_, 4 * MIB_, 7340032) },
-	{ PV("label-in-sector-3", 3, vg_text), GOOD(MIB_, 4 * MIB_, 7340032) },
+	{PV("vg-4m-extents", 1, vg_text), GOOD(MIB_, 4 * MIB_, 7340032)},
+	{PV("label-in-sector-0", 0, vg_text), GOOD(MIB_, 4 * MIB_, 7340032)},
+	{PV("label-in-sector-3", 3, vg_text), GOOD(MIB_, 4 * MIB_, 7340032)},
 	/* 1 MiB + 3584 (--dataalignmentoffset 7s): 8 MiB - that = 7336448 */
-	{ PVX("pe-start-1m+3584", 1, 8 * MIB_, 1052160, 0, 4096, 0xff000,
-	      vg_text, 0, 0), GOOD(1052160, 4 * MIB_, 7336448) },
-	{ PVX("data-area-size-set", 1, 8 * MIB_, MIB_, 4 * MIB_, 4096, 0xff000,
-	      NULL, 0, 0), GOOD(MIB_, 0, 4 * MIB_) },
+	{PVX("pe-start-1m+3584", 1, 8 * MIB_, 1052160, 0, 4096, 0xff000,
+	     vg_text, 0, 0),
+	 GOOD(1052160, 4 * MIB_, 7336448)},
+	{PVX("data-area-size-set", 1, 8 * MIB_, MIB_, 4 * MIB_, 4096, 0xff000,
+	     NULL, 0, 0),
+	 GOOD(MIB_, 0, 4 * MIB_)},
 	/* mda of 8 KiB: the buffer is [512, 8192); text starts 100 bytes
 	 * before its end and wraps to 512. */
-	{ PVX("text-wraps", 1, 8 * MIB_, MIB_, 0, 4096, 8192, vg_text, 8092, 0),
-	  GOOD(MIB_, 4 * MIB_, 7340032) },
-	{ PVX("text-ends-at-mda-end", 1, 8 * MIB_, MIB_, 0, 4096, 8192,
-	      tight_text, 8192 - sizeof(tight_text), 0),
-	  GOOD(MIB_, 65536, 7340032) },
-	{ PVX("mda-ignored", 1, 8 * MIB_, MIB_, 0, 4096, 0xff000, vg_text, 0,
-	      1), GOOD(MIB_, 0, 7340032) },
+	{PVX("text-wraps", 1, 8 * MIB_, MIB_, 0, 4096, 8192, vg_text, 8092, 0),
+	 GOOD(MIB_, 4 * MIB_, 7340032)},
+	{PVX("text-ends-at-mda-end", 1, 8 * MIB_, MIB_, 0, 4096, 8192,
+	     tight_text, 8192 - sizeof(tight_text), 0),
+	 GOOD(MIB_, 65536, 7340032)},
+	{PVX("mda-ignored", 1, 8 * MIB_, MIB_, 0, 4096, 0xff000, vg_text, 0, 1),
+	 GOOD(MIB_, 0, 7340032)},
 	/* The only mda lies past a truncated region: extent size unknown;
 	 * 1036288 - 4096 = 1032192 bytes of data. */
-	{ PVX("mda-past-region", 1, 1036288, 4096, 0, 1032192, 0xff000, vg_text,
-	      0, 0), GOOD(4096, 0, 1032192) },
-	{ PVX("no-mda", 1, 8 * MIB_, MIB_, 0, 0, 0xff000, NULL, 0, 0),
-	  GOOD(MIB_, 0, 7340032) },
-	{ PV("decoys-only", 1, decoy_text), GOOD(MIB_, 0, 7340032) },
+	{PVX("mda-past-region", 1, 1036288, 4096, 0, 1032192, 0xff000, vg_text,
+	     0, 0),
+	 GOOD(4096, 0, 1032192)},
+	{PVX("no-mda", 1, 8 * MIB_, MIB_, 0, 0, 0xff000, NULL, 0, 0),
+	 GOOD(MIB_, 0, 7340032)},
+	{PV("decoys-only", 1, decoy_text), GOOD(MIB_, 0, 7340032)},
 	/* extent_size=128 sectors = 64 KiB */
-	{ PV("no-blanks", 1, tight_text), GOOD(MIB_, 65536, 7340032) },
-	{ PV("largest-extent", 1, big_text),
-	  GOOD(MIB_, 36028797018963967ULL * 512, 7340032) },
-	{ PV("unterminated-string", 1, unterminated_text),
-	  GOOD(MIB_, 0, 7340032) },
+	{PV("no-blanks", 1, tight_text), GOOD(MIB_, 65536, 7340032)},
+	{PV("largest-extent", 1, big_text),
+	 GOOD(MIB_, 36028797018963967ULL * 512, 7340032)},
+	{PV("unterminated-string", 1, unterminated_text),
+	 GOOD(MIB_, 0, 7340032)},
 
 	/* Lies. */
-	{ PV("label-crc", 1, NULL), LIE(NULL, d_label) },
-	{ PV("sector_xl-wrong", 1, NULL), LIE(m_sector_xl_2, NULL) },
-	{ PV("type-lvm1", 1, NULL), LIE(m_type_lvm1, NULL) },
-	{ PV("pv-header-inside-label", 1, NULL), LIE(m_offset_xl_8, NULL) },
-	{ PV("pv-header-past-sector", 1, NULL), LIE(m_offset_xl_600, NULL) },
-	{ PV("data-list-unterminated", 1, NULL),
-	  LIE(m_list_unterminated, NULL) },
-	{ PV("mda-list-unterminated", 1, NULL),
-	  LIE(m_mda_list_unterminated, NULL) },
-	{ PVX("no-data-area", 1, 8 * MIB_, 0, 0, 4096, 0xff000, NULL, 0, 0),
-	  LIE(NULL, NULL) },
-	{ PVX("pe-start-at-end", 1, 8 * MIB_, 8 * MIB_, 0, 4096, 0xff000, NULL,
-	      0, 0), LIE(NULL, NULL) },
-	{ PVX("pe-start-in-label", 1, 8 * MIB_, 512, 0, 4096, 0xff000, NULL, 0,
-	      0), LIE(NULL, NULL) },
-	{ PV("mda-header-crc", 1, vg_text), LIE(NULL, d_mda_header) },
-	{ PV("mda-magic", 1, vg_text), LIE(m_mda_magic, NULL) },
-	{ PV("mda-version-2", 1, vg_text), LIE(m_mda_version_2, NULL) },
-	{ PV("mda-start-lies", 1, vg_text), LIE(m_mda_start, NULL) },
-	{ PV("text-size-whole-mda", 1, vg_text), LIE(m_rlocn_size_huge, NULL) },
-	{ PV("text-in-mda-header", 1, vg_text),
-	  LIE(m_rlocn_offset_in_header, NULL) },
-	{ PV("text-past-mda", 1, vg_text), LIE(m_rlocn_offset_past_mda, NULL) },
-	{ PV("text-crc", 1, vg_text), LIE(NULL, d_text) },
-	{ PV("extent-not-a-number", 1, bad_value_text), LIE(NULL, NULL) },
-	{ PV("extent-zero", 1, zero_text), LIE(NULL, NULL) },
-	{ PV("extent-no-equals", 1, no_equals_text), LIE(NULL, NULL) },
-	{ PV("extent-overflows", 1, huge_text), LIE(NULL, NULL) },
-	{ PV("extent-bytes-overflow", 1, too_big_text), LIE(NULL, NULL) },
+	{PV("label-crc", 1, NULL), LIE(NULL, d_label)},
+	{PV("sector_xl-wrong", 1, NULL), LIE(m_sector_xl_2, NULL)},
+	{PV("type-lvm1", 1, NULL), LIE(m_type_lvm1, NULL)},
+	{PV("pv-header-inside-label", 1, NULL), LIE(m_offset_xl_8, NULL)},
+	{PV("pv-header-past-sector", 1, NULL), LIE(m_offset_xl_600, NULL)},
+	{PV("data-list-unterminated", 1, NULL), LIE(m_list_unterminated, NULL)},
+	{PV("mda-list-unterminated", 1, NULL),
+	 LIE(m_mda_list_unterminated, NULL)},
+	{PVX("no-data-area", 1, 8 * MIB_, 0, 0, 4096, 0xff000, NULL, 0, 0),
+	 LIE(NULL, NULL)},
+	{PVX("pe-start-at-end", 1, 8 * MIB_, 8 * MIB_, 0, 4096, 0xff000, NULL,
+	     0, 0),
+	 LIE(NULL, NULL)},
+	{PVX("pe-start-in-label", 1, 8 * MIB_, 512, 0, 4096, 0xff000, NULL, 0,
+	     0),
+	 LIE(NULL, NULL)},
+	{PV("mda-header-crc", 1, vg_text), LIE(NULL, d_mda_header)},
+	{PV("mda-magic", 1, vg_text), LIE(m_mda_magic, NULL)},
+	{PV("mda-version-2", 1, vg_text), LIE(m_mda_version_2, NULL)},
+	{PV("mda-start-lies", 1, vg_text), LIE(m_mda_start, NULL)},
+	{PV("text-size-whole-mda", 1, vg_text), LIE(m_rlocn_size_huge, NULL)},
+	{PV("text-in-mda-header", 1, vg_text),
+	 LIE(m_rlocn_offset_in_header, NULL)},
+	{PV("text-past-mda", 1, vg_text), LIE(m_rlocn_offset_past_mda, NULL)},
+	{PV("text-crc", 1, vg_text), LIE(NULL, d_text)},
+	{PV("extent-not-a-number", 1, bad_value_text), LIE(NULL, NULL)},
+	{PV("extent-zero", 1, zero_text), LIE(NULL, NULL)},
+	{PV("extent-no-equals", 1, no_equals_text), LIE(NULL, NULL)},
+	{PV("extent-overflows", 1, huge_text), LIE(NULL, NULL)},
+	{PV("extent-bytes-overflow", 1, too_big_text), LIE(NULL, NULL)},
 };
 
 static void test_lvm(void **state)
@@ -391,18 +393,21 @@ static void test_lvm(void **state)
  * with --dataalignment 1m: the CRC above must agree with lvm's, and the
  * prober must read pe_start from it. */
 static const uint8_t real_label[0x90] = {
-	'L', 'A', 'B', 'E', 'L', 'O', 'N', 'E', 0x01, 0, 0, 0, 0, 0, 0, 0,
-	0x4a, 0x3f, 0xa5, 0x4e, 0x20, 0, 0, 0, 'L', 'V', 'M', '2', ' ', '0',
-	'0', '1',
-	'j', '4', 'P', 'J', 'o', 'T', 'U', 'R', 'a', 'U', 'f', '7', 'B', '6',
-	'3', 'M', 'h', 'B', '2', 'T', 'B', '0', 'N', 'N', '3', 'S', '3', 'N',
-	'0', '4', 'Q', 'D',
-	0, 0, 0, 0x04, 0, 0, 0, 0,		/* device size 64 MiB */
-	0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* da 1 MiB, 0 */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0xf0, 0x0f, 0, 0, 0, 0, 0, /* mda */
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0x02, 0, 0, 0, 0x01, 0, 0, 0,		/* pv_header_extension */
+	'L', 'A',  'B',	 'E',  'L',  'O',  'N',	 'E',  0x01, 0,	   0,
+	0,   0,	   0,	 0,    0,    0x4a, 0x3f, 0xa5, 0x4e, 0x20, 0,
+	0,   0,	   'L',	 'V',  'M',  '2',  ' ',	 '0',  '0',  '1',  'j',
+	'4', 'P',  'J',	 'o',  'T',  'U',  'R',	 'a',  'U',  'f',  '7',
+	'B', '6',  '3',	 'M',  'h',  'B',  '2',	 'T',  'B',  '0',  'N',
+	'N', '3',  'S',	 '3',  'N',  '0',  '4',	 'Q',  'D',  0,	   0,
+	0,   0x04, 0,	 0,    0,    0, /* device size 64 MiB */
+	0,   0,	   0x10, 0,    0,    0,	   0,	 0,    0,    0,	   0,
+	0,   0,	   0,	 0,    0, /* da 1 MiB, 0 */
+	0,   0,	   0,	 0,    0,    0,	   0,	 0,    0,    0,	   0,
+	0,   0,	   0,	 0,    0,    0,	   0x10, 0,    0,    0,	   0,
+	0,   0,	   0,	 0xf0, 0x0f, 0,	   0,	 0,    0,    0, /* mda */
+	0,   0,	   0,	 0,    0,    0,	   0,	 0,    0,    0,	   0,
+	0,   0,	   0,	 0,    0,    0x02, 0,	 0,    0,    0x01, 0,
+	0,   0, /* pv_header_extension */
 };
 
 static void test_real_label(void **state)
@@ -434,8 +439,8 @@ static void test_real_label(void **state)
  * with no valid label the damage is reported. */
 static void test_two_labels(void **state)
 {
-	struct lvm_row good = { PV("good", 1, vg_text) };
-	struct lvm_row bad = { PV("bad", 0, NULL) };
+	struct lvm_row good = {PV("good", 1, vg_text)};
+	struct lvm_row bad = {PV("bad", 0, NULL)};
 	uint8_t *img = calloc(1, 8 * MIB_);
 	struct ba_content c;
 	struct ba_io io;
@@ -455,8 +460,7 @@ static void test_two_labels(void **state)
 	free(img);
 }
 
-static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
-			 uint64_t off)
+static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len, uint64_t off)
 {
 	(void)io;
 	(void)buf;
@@ -467,8 +471,8 @@ static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
 
 static void test_absent_and_errors(void **state)
 {
-	static const struct ba_io_ops eio_ops = { "eio", eio_pread };
-	struct ba_io eio = { .ops = &eio_ops, .fd = -1, .size = MIB_ };
+	static const struct ba_io_ops eio_ops = {"eio", eio_pread};
+	struct ba_io eio = {.ops = &eio_ops, .fd = -1, .size = MIB_};
 	uint8_t *img = calloc(1, MIB_);
 	struct ba_content c;
 	struct ba_io io;

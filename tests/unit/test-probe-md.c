@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "table.h"	/* system headers before banned.h */
+#include "table.h" /* system headers before banned.h */
 #include "probe/probe.h"
 
-#define PAD_SECTORS 63		/* the region starts here in the buffer */
+#define PAD_SECTORS 63 /* the region starts here in the buffer */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -57,14 +57,14 @@ enum fmt { F090LE, F090BE, F10, F11, F12 };
 /* One superblock to write. */
 struct md_spec {
 	enum fmt fmt;
-	uint64_t sectors;	/* region size */
+	uint64_t sectors; /* region size */
 	int32_t level;
 	uint32_t layout;
 	uint32_t raid_disks;
-	uint32_t chunk;		/* 1.x: sectors; 0.90: bytes */
-	uint64_t data_offset;	/* 1.x: sectors */
-	uint64_t data_size;	/* 1.x: sectors; 0.90: KiB ("size") */
-	uint32_t max_dev;	/* 1.x: 0 = raid_disks */
+	uint32_t chunk;	      /* 1.x: sectors; 0.90: bytes */
+	uint64_t data_offset; /* 1.x: sectors */
+	uint64_t data_size;   /* 1.x: sectors; 0.90: KiB ("size") */
+	uint32_t max_dev;     /* 1.x: 0 = raid_disks */
 };
 
 /* Where each version lives, in sectors from the region start. */
@@ -151,11 +151,11 @@ static void seal(uint8_t *sb, const struct md_spec *s)
 struct md_row {
 	const char *name;
 	struct md_spec sb;
-	void (*mutate)(uint8_t *sb);	/* before sealing */
-	void (*damage)(uint8_t *sb);	/* after sealing */
+	void (*mutate)(uint8_t *sb); /* before sealing */
+	void (*damage)(uint8_t *sb); /* after sealing */
 	int rc;
 	const char *version;
-	uint64_t data_offset, data_size, super_offset, chunk;	/* bytes */
+	uint64_t data_offset, data_size, super_offset, chunk; /* bytes */
 	uint32_t data_disks;
 };
 
@@ -181,12 +181,12 @@ static void m_nr_disks_28(uint8_t *sb)
 
 static void d_flip_uuid(uint8_t *sb)
 {
-	sb[20] ^= 1;		/* 1.x set_uuid / 0.90 set_uuid0 */
+	sb[20] ^= 1; /* 1.x set_uuid / 0.90 set_uuid0 */
 }
 
 static void d_flip_role(uint8_t *sb)
 {
-	sb[256] ^= 1;		/* covered by the 1.x checksum */
+	sb[256] ^= 1; /* covered by the 1.x checksum */
 }
 
 static void d_flip_past_roles(uint8_t *sb)
@@ -198,23 +198,31 @@ static void d_flip_past_roles(uint8_t *sb)
 
 /* A superblock to write: format, region sectors, level, layout, disks,
  * chunk, data offset, data size (units as in struct md_spec). */
-#define S(f, n, lvl, lay, disks, ch, doff, dsz)                             \
-	{ .fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay),      \
-	  .raid_disks = (disks), .chunk = (ch), .data_offset = (doff),      \
-	  .data_size = (dsz) }
-#define SM(f, n, lvl, lay, disks, ch, doff, dsz, maxdev)                    \
-	{ .fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay),      \
-	  .raid_disks = (disks), .chunk = (ch), .data_offset = (doff),      \
-	  .data_size = (dsz), .max_dev = (maxdev) }
+#define S(f, n, lvl, lay, disks, ch, doff, dsz)                              \
+	{                                                                    \
+		.fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay), \
+		.raid_disks = (disks), .chunk = (ch), .data_offset = (doff), \
+		.data_size = (dsz)                                           \
+	}
+#define SM(f, n, lvl, lay, disks, ch, doff, dsz, maxdev)                     \
+	{                                                                    \
+		.fmt = (f), .sectors = (n), .level = (lvl), .layout = (lay), \
+		.raid_disks = (disks), .chunk = (ch), .data_offset = (doff), \
+		.data_size = (dsz), .max_dev = (maxdev)                      \
+	}
 /* Found, with version, data offset, data size, super offset, chunk (all
  * bytes) and data disks. */
-#define FOUND(nm, spec, dmg, ver, doff, dsz, soff, ch, dd)                  \
-	{ .name = (nm), .sb = spec, .damage = (dmg), .version = (ver),      \
-	  .data_offset = (doff), .data_size = (dsz), .super_offset = (soff), \
-	  .chunk = (ch), .data_disks = (dd) }
+#define FOUND(nm, spec, dmg, ver, doff, dsz, soff, ch, dd)                   \
+	{                                                                    \
+		.name = (nm), .sb = spec, .damage = (dmg), .version = (ver), \
+		.data_offset = (doff), .data_size = (dsz),                   \
+		.super_offset = (soff), .chunk = (ch), .data_disks = (dd)    \
+	}
 #define LIES(nm, spec, mut, dmg)                                            \
-	{ .name = (nm), .sb = spec, .mutate = (mut), .damage = (dmg),       \
-	  .rc = -EINVAL }
+	{                                                                   \
+		.name = (nm), .sb = spec, .mutate = (mut), .damage = (dmg), \
+		.rc = -EINVAL                                               \
+	}
 
 static const struct md_row md_rows[] = {
 	/* 8192 sectors: 1.2 at 8; 2048 + 6144 = 8192 fills the region. */
@@ -230,11 +238,11 @@ static const struct md_row md_rows[] = {
 	      S(F10, 8192, 10, 0x201, 4, 128, 0, 8160), NULL, "1.0", 0,
 	      8160 * 512, 8176 * 512, 64 * KIB_, 4),
 	FOUND("1.2-raid10-near2-4disks",
-	      S(F12, 8192, 10, 0x102, 4, 128, 2048, 6144), NULL, "1.2",
-	      1048576, 3145728, 4096, 65536, 2),
+	      S(F12, 8192, 10, 0x102, 4, 128, 2048, 6144), NULL, "1.2", 1048576,
+	      3145728, 4096, 65536, 2),
 	FOUND("1.2-raid10-near2-3disks",
-	      S(F12, 8192, 10, 0x102, 3, 128, 2048, 6144), NULL, "1.2",
-	      1048576, 3145728, 4096, 65536, 3),
+	      S(F12, 8192, 10, 0x102, 3, 128, 2048, 6144), NULL, "1.2", 1048576,
+	      3145728, 4096, 65536, 3),
 	FOUND("1.2-raid10-offset2-4disks",
 	      S(F12, 8192, 10, 0x10201, 4, 128, 2048, 6144), NULL, "1.2",
 	      1048576, 3145728, 4096, 65536, 4),
@@ -308,8 +316,8 @@ static const struct md_row md_rows[] = {
 	     NULL, NULL),
 	LIES("1.2-data-size-one-too-many", S(F12, 8192, 1, 0, 2, 0, 2048, 6145),
 	     NULL, NULL),
-	LIES("1.2-data-size-2^64-1",
-	     S(F12, 8192, 1, 0, 2, 0, 2048, UINT64_MAX), NULL, NULL),
+	LIES("1.2-data-size-2^64-1", S(F12, 8192, 1, 0, 2, 0, 2048, UINT64_MAX),
+	     NULL, NULL),
 	LIES("1.2-data-inside-superblock", S(F12, 8192, 1, 0, 2, 0, 8, 100),
 	     NULL, NULL),
 	LIES("1.0-data-over-superblock", S(F10, 8192, 1, 0, 2, 0, 0, 8177),
@@ -341,7 +349,7 @@ static void test_md(void **state)
 	int rc;
 
 	assert_non_null(img);
-	memset(img, 0xe5, pad);		/* garbage before the region */
+	memset(img, 0xe5, pad); /* garbage before the region */
 	write_sb(sb, &r->sb);
 	if (r->mutate)
 		r->mutate(sb);
@@ -375,8 +383,8 @@ static void test_md(void **state)
  * one, and a good 0.90 one is preferred to a 1.2 one (libblkid order). */
 static void test_stale_and_order(void **state)
 {
-	struct md_spec s0 = { F090LE, 8192, 5, 2, 4, 65536, 0, 4032, 0 };
-	struct md_spec s12 = { F12, 8192, 1, 0, 2, 0, 2048, 6144, 0 };
+	struct md_spec s0 = {F090LE, 8192, 5, 2, 4, 65536, 0, 4032, 0};
+	struct md_spec s12 = {F12, 8192, 1, 0, 2, 0, 2048, 6144, 0};
 	uint8_t *img = calloc(1, 8192 * 512);
 	struct ba_content c;
 	struct ba_io io;
@@ -391,12 +399,12 @@ static void test_stale_and_order(void **state)
 	assert_int_equal(ba_md_prober.probe(&io, 0, 8192 * 512, &c), 0);
 	assert_string_equal(c.version, "0.90");
 
-	img[8064 * 512 + 100] ^= 1;	/* 0.90 checksum now wrong */
+	img[8064 * 512 + 100] ^= 1; /* 0.90 checksum now wrong */
 	assert_int_equal(ba_md_prober.probe(&io, 0, 8192 * 512, &c), 0);
 	assert_string_equal(c.version, "1.2");
 	assert_int_equal(c.data_offset, 2048 * 512);
 
-	img[8 * 512 + 33] ^= 1;		/* and the 1.2 one */
+	img[8 * 512 + 33] ^= 1; /* and the 1.2 one */
 	assert_int_equal(ba_md_prober.probe(&io, 0, 8192 * 512, &c), -EINVAL);
 	free(img);
 }
@@ -404,7 +412,7 @@ static void test_stale_and_order(void **state)
 /* Nothing there, tiny regions, a region running past the device. */
 static void test_absent(void **state)
 {
-	struct md_spec s10 = { F10, 8192, 1, 0, 2, 0, 0, 8160, 0 };
+	struct md_spec s10 = {F10, 8192, 1, 0, 2, 0, 0, 8160, 0};
 	uint8_t *img = calloc(1, 8192 * 512);
 	struct ba_content c;
 	struct ba_io io;
@@ -432,8 +440,7 @@ static void test_absent(void **state)
 	free(img);
 }
 
-static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
-			 uint64_t off)
+static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len, uint64_t off)
 {
 	(void)io;
 	(void)buf;
@@ -444,9 +451,9 @@ static ssize_t eio_pread(struct ba_io *io, void *buf, size_t len,
 
 static void test_io_error(void **state)
 {
-	static const struct ba_io_ops eio_ops = { "eio", eio_pread };
+	static const struct ba_io_ops eio_ops = {"eio", eio_pread};
 	struct ba_content c;
-	struct ba_io io = { .ops = &eio_ops, .fd = -1, .size = 1 << 20 };
+	struct ba_io io = {.ops = &eio_ops, .fd = -1, .size = 1 << 20};
 
 	(void)state;
 	assert_int_equal(ba_md_prober.probe(&io, 0, 1 << 20, &c), -EIO);
@@ -511,22 +518,24 @@ static uint8_t *xz_load(const char *path, size_t *len)
 
 struct corpus_row {
 	const char *name;
-	const char *file;	/* under $TS_SHARED/corpus */
-	int part;		/* 0 whole image, 1 first dos partition */
+	const char *file; /* under $TS_SHARED/corpus */
+	int part;	  /* 0 whole image, 1 first dos partition */
 	const char *version;
 	int32_t level;
 	uint32_t raid_disks, data_disks;
-	uint64_t chunk;			/* bytes ("Chunk Size") */
-	uint64_t data_offset_s, super_offset_s, data_size_s;	/* sectors */
+	uint64_t chunk; /* bytes ("Chunk Size") */
+	uint64_t data_offset_s, super_offset_s, data_size_s; /* sectors */
 };
 
 /* From util-linux's tests (peer-tools.md §2.1) and kernel-lab
  * expected/mdadm-examine.txt ("Avail Dev Size" is data_size). */
-#define MEMBER(nm, f, pt, ver, lvl, disks, dd, ch, doff, soff, dsz)         \
-	{ .name = (nm), .file = (f), .part = (pt), .version = (ver),        \
-	  .level = (lvl), .raid_disks = (disks), .data_disks = (dd),        \
-	  .chunk = (ch), .data_offset_s = (doff), .super_offset_s = (soff), \
-	  .data_size_s = (dsz) }
+#define MEMBER(nm, f, pt, ver, lvl, disks, dd, ch, doff, soff, dsz)        \
+	{                                                                  \
+		.name = (nm), .file = (f), .part = (pt), .version = (ver), \
+		.level = (lvl), .raid_disks = (disks), .data_disks = (dd), \
+		.chunk = (ch), .data_offset_s = (doff),                    \
+		.super_offset_s = (soff), .data_size_s = (dsz)             \
+	}
 
 static const struct corpus_row corpus_rows[] = {
 	MEMBER("mdraid-1", "util-linux/images-fs/mdraid-1.img.xz", 0, "1.2", 0,

@@ -78,15 +78,15 @@ static void pair_end(struct xw *w, size_t at)
 	uint32_t size = (uint32_t)(end - at);
 
 	w->pos = at;
-	xw_u32(w, size);	/* encoded size: the whole pair */
-	xw_u32(w, size + 8);	/* decoded size: anything non-zero */
+	xw_u32(w, size);     /* encoded size: the whole pair */
+	xw_u32(w, size + 8); /* decoded size: anything non-zero */
 	w->pos = end;
 }
 
 static void list_begin(struct xw *w)
 {
-	xw_u32(w, 0);		/* nvl_version */
-	xw_u32(w, 1);		/* nvl_nvflag: NV_UNIQUE_NAME */
+	xw_u32(w, 0); /* nvl_version */
+	xw_u32(w, 1); /* nvl_nvflag: NV_UNIQUE_NAME */
 }
 
 static void list_end(struct xw *w)
@@ -115,15 +115,15 @@ static void pair_str(struct xw *w, const char *name, const char *v)
 
 struct cfg {
 	uint64_t txg;
-	int ashift;		/* -1: no ashift in vdev_tree */
-	bool vdev_tree;		/* false: a spare's label */
-	bool ashift_in_child;	/* put ashift 13 into the children only */
-	uint8_t encoding;	/* nvs_header_t: 1 XDR */
+	int ashift;	      /* -1: no ashift in vdev_tree */
+	bool vdev_tree;	      /* false: a spare's label */
+	bool ashift_in_child; /* put ashift 13 into the children only */
+	uint8_t encoding;     /* nvs_header_t: 1 XDR */
 };
 
 static size_t write_config(uint8_t *buf, size_t cap, const struct cfg *c)
 {
-	struct xw w = { buf, cap, 0 };
+	struct xw w = {buf, cap, 0};
 	size_t tree, kids;
 
 	buf[0] = c->encoding, buf[1] = 1, buf[2] = 0, buf[3] = 0;
@@ -175,7 +175,7 @@ static void put_label(uint8_t *dev, uint64_t size, int n, int sealed_as,
 			(sealed_as >= 2 ? psize - 4 * LABEL : 0);
 	uint8_t *phys = dev + off + ZFS_PHYS_OFFSET;
 	size_t body = ZFS_PHYS_SIZE - sizeof(struct zfs_eck_disk);
-	uint64_t magic = ZFS_ECK_MAGIC, ver[4] = { seal + ZFS_PHYS_OFFSET };
+	uint64_t magic = ZFS_ECK_MAGIC, ver[4] = {seal + ZFS_PHYS_OFFSET};
 	uint64_t sum[4];
 	struct sha256 s;
 
@@ -197,82 +197,248 @@ static void put_label(uint8_t *dev, uint64_t size, int n, int sealed_as,
 
 /* ---- the prober, table-driven ---- */
 
-#define CFG(txg, ashift) { (txg), (ashift), true, false, 1 }
-#define NONE { 0, 0, false, false, 0 }
+#define CFG(txg, ashift)                        \
+	{                                       \
+		(txg), (ashift), true, false, 1 \
+	}
+#define NONE                          \
+	{                             \
+		0, 0, false, false, 0 \
+	}
 
 struct zfs_row {
 	const char *name;
-	uint64_t size;		/* vdev (region) size */
-	uint64_t off;		/* region start in the device */
-	struct cfg label[4];	/* encoding 0 and !vdev_tree and txg 0: none */
+	uint64_t size;	     /* vdev (region) size */
+	uint64_t off;	     /* region start in the device */
+	struct cfg label[4]; /* encoding 0 and !vdev_tree and txg 0: none */
 	bool present[4];
-	int sealed_as[4];	/* -1: its own offset */
-	int corrupt;		/* bit n: flip a byte in label n's nvlist */
+	int sealed_as[4]; /* -1: its own offset */
+	int corrupt;	  /* bit n: flip a byte in label n's nvlist */
 	bool swap;
 	int want_rc;
 	uint32_t want_ashift;
 	const char *want_version;
 };
 
-#define ALL4 { true, true, true, true }
-#define OWN { -1, -1, -1, -1 }
-#define SZ (64 * MIB + 100 * KIB)	/* not a multiple of 256 KiB */
+#define ALL4                           \
+	{                              \
+		true, true, true, true \
+	}
+#define OWN                    \
+	{                      \
+		-1, -1, -1, -1 \
+	}
+#define SZ (64 * MIB + 100 * KIB) /* not a multiple of 256 KiB */
 
 static const struct zfs_row rows[] = {
-	{ "four-labels-ashift-12", SZ, 0,
-	  { CFG(100, 12), CFG(100, 12), CFG(100, 12), CFG(100, 12) }, ALL4,
-	  OWN, 0, false, 0, 12, "5000" },
+	{"four-labels-ashift-12",
+	 SZ,
+	 0,
+	 {CFG(100, 12), CFG(100, 12), CFG(100, 12), CFG(100, 12)},
+	 ALL4,
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 12,
+	 "5000"},
 	/* seed 003: a raidz2 vdev on a GPT partition at sector 34 */
-	{ "partition-at-sector-34", SZ, 34 * 512,
-	  { CFG(7, 9), CFG(7, 9), CFG(7, 9), CFG(7, 9) }, ALL4, OWN, 0,
-	  false, 0, 9, "5000" },
-	{ "only-l0", SZ, 0, { CFG(5, 12), NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, 0, 12, "5000" },
+	{"partition-at-sector-34",
+	 SZ,
+	 34 * 512,
+	 {CFG(7, 9), CFG(7, 9), CFG(7, 9), CFG(7, 9)},
+	 ALL4,
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 9,
+	 "5000"},
+	{"only-l0",
+	 SZ,
+	 0,
+	 {CFG(5, 12), NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 12,
+	 "5000"},
 	/* L2 at psize - 512 KiB, L3 at psize - 256 KiB, psize = size
 	 * rounded down to 256 KiB (64 MiB here) */
-	{ "only-end-labels", SZ, 0, { NONE, NONE, CFG(5, 12), CFG(5, 12) },
-	  { false, false, true, true }, OWN, 0, false, 0, 12, "5000" },
-	{ "highest-txg-wins", SZ, 0,
-	  { CFG(10, 9), CFG(20, 12), CFG(15, 13), NONE },
-	  { true, true, true, false }, OWN, 0, false, 0, 12, "5000" },
-	{ "l0-corrupt-l1-answers", SZ, 0, { CFG(30, 9), CFG(20, 12), NONE, NONE },
-	  { true, true, false, false }, OWN, 1, false, 0, 12, "5000" },
-	{ "all-corrupt", SZ, 0,
-	  { CFG(1, 12), CFG(1, 12), CFG(1, 12), CFG(1, 12) }, ALL4, OWN, 15,
-	  false, -EINVAL, 0, NULL },
-	{ "no-labels", SZ, 0, { NONE, NONE, NONE, NONE },
-	  { false, false, false, false }, OWN, 0, false, 1, 0, NULL },
+	{"only-end-labels",
+	 SZ,
+	 0,
+	 {NONE, NONE, CFG(5, 12), CFG(5, 12)},
+	 {false, false, true, true},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 12,
+	 "5000"},
+	{"highest-txg-wins",
+	 SZ,
+	 0,
+	 {CFG(10, 9), CFG(20, 12), CFG(15, 13), NONE},
+	 {true, true, true, false},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 12,
+	 "5000"},
+	{"l0-corrupt-l1-answers",
+	 SZ,
+	 0,
+	 {CFG(30, 9), CFG(20, 12), NONE, NONE},
+	 {true, true, false, false},
+	 OWN,
+	 1,
+	 false,
+	 0,
+	 12,
+	 "5000"},
+	{"all-corrupt",
+	 SZ,
+	 0,
+	 {CFG(1, 12), CFG(1, 12), CFG(1, 12), CFG(1, 12)},
+	 ALL4,
+	 OWN,
+	 15,
+	 false,
+	 -EINVAL,
+	 0,
+	 NULL},
+	{"no-labels",
+	 SZ,
+	 0,
+	 {NONE, NONE, NONE, NONE},
+	 {false, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 1,
+	 0,
+	 NULL},
 	/* L0 sealed for L1's offset and copied to L0: it fails its
 	 * self-location; the genuine L1 answers */
-	{ "label-in-wrong-place", SZ, 0, { CFG(9, 9), CFG(3, 12), NONE, NONE },
-	  { true, true, false, false }, { 1, -1, -1, -1 }, 0, false, 0, 12,
-	  "5000" },
-	{ "only-misplaced-label", SZ, 0, { CFG(9, 9), NONE, NONE, NONE },
-	  { true, false, false, false }, { 1, -1, -1, -1 }, 0, false, -EINVAL,
-	  0, NULL },
+	{"label-in-wrong-place",
+	 SZ,
+	 0,
+	 {CFG(9, 9), CFG(3, 12), NONE, NONE},
+	 {true, true, false, false},
+	 {1, -1, -1, -1},
+	 0,
+	 false,
+	 0,
+	 12,
+	 "5000"},
+	{"only-misplaced-label",
+	 SZ,
+	 0,
+	 {CFG(9, 9), NONE, NONE, NONE},
+	 {true, false, false, false},
+	 {1, -1, -1, -1},
+	 0,
+	 false,
+	 -EINVAL,
+	 0,
+	 NULL},
 	/* made on a big-endian host: eck magic and checksum byte-swapped */
-	{ "big-endian-writer", SZ, 0, { CFG(4, 12), CFG(4, 12), NONE, NONE },
-	  { true, true, false, false }, OWN, 0, true, 0, 12, "5000" },
-	{ "ashift-17", SZ, 0, { CFG(4, 17), NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, -EINVAL, 0, NULL },
-	{ "ashift-8", SZ, 0, { CFG(4, 8), NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, -EINVAL, 0, NULL },
-	{ "ashift-16", SZ, 0, { CFG(4, 16), NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, 0, 16, "5000" },
+	{"big-endian-writer",
+	 SZ,
+	 0,
+	 {CFG(4, 12), CFG(4, 12), NONE, NONE},
+	 {true, true, false, false},
+	 OWN,
+	 0,
+	 true,
+	 0,
+	 12,
+	 "5000"},
+	{"ashift-17",
+	 SZ,
+	 0,
+	 {CFG(4, 17), NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 -EINVAL,
+	 0,
+	 NULL},
+	{"ashift-8",
+	 SZ,
+	 0,
+	 {CFG(4, 8), NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 -EINVAL,
+	 0,
+	 NULL},
+	{"ashift-16",
+	 SZ,
+	 0,
+	 {CFG(4, 16), NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 16,
+	 "5000"},
 	/* a hot spare's label: no vdev_tree, found, ashift unknown */
-	{ "spare-without-vdev-tree", SZ, 0,
-	  { { 4, -1, false, false, 1 }, NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, 0, 0, "5000" },
+	{"spare-without-vdev-tree",
+	 SZ,
+	 0,
+	 {{4, -1, false, false, 1}, NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 0,
+	 "5000"},
 	/* ashift only in the leaf children: not the top-level vdev's */
-	{ "ashift-only-in-children", SZ, 0,
-	  { { 4, -1, true, true, 1 }, NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, 0, 0, "5000" },
+	{"ashift-only-in-children",
+	 SZ,
+	 0,
+	 {{4, -1, true, true, 1}, NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 0,
+	 0,
+	 "5000"},
 	/* the native nvlist encoding (0) is never used on disk */
-	{ "native-encoding", SZ, 0, { { 4, 12, true, false, 0 }, NONE, NONE, NONE },
-	  { true, false, false, false }, OWN, 0, false, -EINVAL, 0, NULL },
+	{"native-encoding",
+	 SZ,
+	 0,
+	 {{4, 12, true, false, 0}, NONE, NONE, NONE},
+	 {true, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 -EINVAL,
+	 0,
+	 NULL},
 	/* smaller than the four labels: nothing to read */
-	{ "vdev-under-1m", 1 * MIB - 512, 0, { NONE, NONE, NONE, NONE },
-	  { false, false, false, false }, OWN, 0, false, 1, 0, NULL },
+	{"vdev-under-1m",
+	 1 * MIB - 512,
+	 0,
+	 {NONE, NONE, NONE, NONE},
+	 {false, false, false, false},
+	 OWN,
+	 0,
+	 false,
+	 1,
+	 0,
+	 NULL},
 };
 
 static void test_zfs_row(void **state)
@@ -311,7 +477,8 @@ static void test_zfs_row(void **state)
 		EXPECT_U64(r, "data_offset", c.data_offset, 4 * MIB);
 		EXPECT_U64(r, "block_size", c.block_size, 0);
 		EXPECT_U64(r, "used_size", c.used_size, 0);
-		if (strcmp(c.type, "zfs_member") || strcmp(c.version, r->want_version))
+		if (strcmp(c.type, "zfs_member") ||
+		    strcmp(c.version, r->want_version))
 			fail_msg("%s: type '%s' version '%s'", r->name, c.type,
 				 c.version);
 	}
@@ -326,15 +493,15 @@ static void test_sha256_vectors(void **state)
 		const char *msg;
 		uint64_t want[4];
 	} v[] = {
-		{ "abc",
-		  { 0xba7816bf8f01cfeaULL, 0x414140de5dae2223ULL,
-		    0xb00361a396177a9cULL, 0xb410ff61f20015adULL } },
-		{ "",
-		  { 0xe3b0c44298fc1c14ULL, 0x9afbf4c8996fb924ULL,
-		    0x27ae41e4649b934cULL, 0xa495991b7852b855ULL } },
-		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-		  { 0x248d6a61d20638b8ULL, 0xe5c026930c3e6039ULL,
-		    0xa33ce45964ff2167ULL, 0xf6ecedd419db06c1ULL } },
+		{"abc",
+		 {0xba7816bf8f01cfeaULL, 0x414140de5dae2223ULL,
+		  0xb00361a396177a9cULL, 0xb410ff61f20015adULL}},
+		{"",
+		 {0xe3b0c44298fc1c14ULL, 0x9afbf4c8996fb924ULL,
+		  0x27ae41e4649b934cULL, 0xa495991b7852b855ULL}},
+		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		 {0x248d6a61d20638b8ULL, 0xe5c026930c3e6039ULL,
+		  0xa33ce45964ff2167ULL, 0xf6ecedd419db06c1ULL}},
 	};
 	uint64_t got[4];
 	struct sha256 s;
@@ -393,8 +560,8 @@ static void test_every_truncation(void **state)
 
 struct lie_row {
 	const char *name;
-	uint32_t at;		/* byte offset in the nvlist buffer */
-	uint32_t val;		/* big-endian u32 written there */
+	uint32_t at;  /* byte offset in the nvlist buffer */
+	uint32_t val; /* big-endian u32 written there */
 	int want;
 };
 
@@ -404,16 +571,16 @@ struct lie_row {
  * 24, type 32, nelem 36, value 40), second pair at 48 ("name").
  */
 static const struct lie_row lies[] = {
-	{ "esize-past-the-end", 12, 0x7ffffff0, -ERANGE },
-	{ "esize-below-header", 12, 16, -ERANGE },
-	{ "esize-unaligned", 12, 37, -ERANGE },
-	{ "esize-zero-dsize-not", 12, 0, -ERANGE },
-	{ "name-length-huge", 20, 0xfffffffd, -ERANGE },
-	{ "name-past-pair", 20, 17, -ERANGE },
+	{"esize-past-the-end", 12, 0x7ffffff0, -ERANGE},
+	{"esize-below-header", 12, 16, -ERANGE},
+	{"esize-unaligned", 12, 37, -ERANGE},
+	{"esize-zero-dsize-not", 12, 0, -ERANGE},
+	{"name-length-huge", 20, 0xfffffffd, -ERANGE},
+	{"name-past-pair", 20, 17, -ERANGE},
 	/* "version" (wanted) claims two uint64 elements */
-	{ "wanted-uint64-nelem-2", 36, 2, -ERANGE },
+	{"wanted-uint64-nelem-2", 36, 2, -ERANGE},
 	/* a type we skip: the pair is jumped over by its size */
-	{ "unknown-type", 32, 0x7777, 0 },
+	{"unknown-type", 32, 0x7777, 0},
 };
 
 static void test_lies(void **state)
@@ -430,7 +597,7 @@ static void test_lies(void **state)
 /* Nesting: 8 levels below the top are fine, 9 are refused. */
 static size_t nested(uint8_t *buf, size_t cap, int depth)
 {
-	struct xw w = { buf, cap, 4 };
+	struct xw w = {buf, cap, 4};
 	size_t at[16];
 
 	buf[0] = 1, buf[1] = 1, buf[2] = 0, buf[3] = 0;
@@ -465,7 +632,7 @@ static void test_depth(void **state)
 static void test_huge_array(void **state)
 {
 	uint8_t buf[512];
-	struct xw w = { buf, sizeof(buf), 4 };
+	struct xw w = {buf, sizeof(buf), 4};
 	struct zfs_label l;
 	size_t at;
 
@@ -484,7 +651,7 @@ static void test_huge_array(void **state)
 static void test_embedded_overrun(void **state)
 {
 	uint8_t buf[512];
-	struct xw w = { buf, sizeof(buf), 4 };
+	struct xw w = {buf, sizeof(buf), 4};
 	struct zfs_label l;
 	size_t at;
 

@@ -26,29 +26,29 @@
 
 #include "blkalignP.h"
 
-#define S(n) ((uint64_t)(n) * 512)	/* 512-byte sectors to bytes */
-#define GIB (1024 * MIB)
-#define E BLKALIGN_ERROR
-#define W BLKALIGN_WARNING
-#define I BLKALIGN_INFO
+#define S(n) ((uint64_t)(n)*512) /* 512-byte sectors to bytes */
+#define GIB  (1024 * MIB)
+#define E    BLKALIGN_ERROR
+#define W    BLKALIGN_WARNING
+#define I    BLKALIGN_INFO
 
 struct topo_spec {
-	uint32_t lss, pss, min, opt;	/* 0: default */
+	uint32_t lss, pss, min, opt; /* 0: default */
 	int64_t ao;
-	uint32_t page, segs, kb;	/* 0: default */
+	uint32_t page, segs, kb; /* 0: default */
 };
 
 struct part_spec {
-	int number;			/* 0 ends the list */
+	int number; /* 0 ends the list */
 	uint64_t start, size;
-	int parent;			/* layer index; 0 = the disk */
+	int parent; /* layer index; 0 = the disk */
 	bool extended, logical;
-	uint32_t want_sbs;		/* 0: not checked */
-	int64_t want_ao;		/* checked with want_sbs */
+	uint32_t want_sbs; /* 0: not checked */
+	int64_t want_ao;   /* checked with want_sbs */
 };
 
 struct want {
-	const char *code;		/* NULL ends the list */
+	const char *code; /* NULL ends the list */
 	int layer;
 	enum blkalign_severity sev;
 	uint64_t value, gran, rem, sugg;
@@ -62,20 +62,32 @@ struct rules_row {
 	uint64_t disk_size;
 	struct part_spec p[6];
 	struct want f[8];
-	bool opt_ignored;		/* ba_topology_finish drops optimal I/O */
-	uint32_t want_disk_sbs;		/* 0: not checked */
-	const char *known_bug;		/* skip, with this reason */
+	bool opt_ignored;	/* ba_topology_finish drops optimal I/O */
+	uint32_t want_disk_sbs; /* 0: not checked */
+	const char *known_bug;	/* skip, with this reason */
 };
 
-#define T512 { .lss = 512 }
-#define T4K { .lss = 512, .pss = 4096 }
-#define T4KAO { .lss = 512, .pss = 4096, .ao = 3584 }
+#define T512               \
+	{                  \
+		.lss = 512 \
+	}
+#define T4K                             \
+	{                               \
+		.lss = 512, .pss = 4096 \
+	}
+#define T4KAO                                       \
+	{                                           \
+		.lss = 512, .pss = 4096, .ao = 3584 \
+	}
 
 /* The disk layer of a 512e disk with ao 3584 starts 512 bytes off the
  * grid {3584 + k * 4096}: off(0) = (0 - 3584) mod 4096 = 512; next grain
  * point 3584 (the 1 MiB grid is {3584 + k * 1 MiB}).  Only reported when
  * the disk has no partitions (it is used whole). */
-#define DISK_AO3584 { "start-physical", 0, E, 0, 4096, 512, 3584 }
+#define DISK_AO3584                                        \
+	{                                                  \
+		"start-physical", 0, E, 0, 4096, 512, 3584 \
+	}
 
 static const struct rules_row rules_rows[] = {
 	{
@@ -84,14 +96,17 @@ static const struct rules_row rules_rows[] = {
 		 * size stays (41929585, ending on the grid, would bring
 		 * the 512-byte soft block back) */
 		.name = "size-physical-start-off-size-4k-multiple",
-		.t = T4K, .disk_size = S(41943040),
-		.p = { { 1, S(63), S(41929592), 0, .want_sbs = 4096,
-			 .want_ao = 512 } },
-		.f = {
-			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
-			{ "size-physical", 1, W, S(63 + 41929592), 4096, 3584,
-			  S(41929592) },
-		},
+		.t = T4K,
+		.disk_size = S(41943040),
+		.p = {{1, S(63), S(41929592), 0, .want_sbs = 4096,
+		       .want_ao = 512}},
+		.f =
+			{
+				{"start-physical", 1, E, 32256, 4096, 3584,
+				 MIB},
+				{"size-physical", 1, W, S(63 + 41929592), 4096,
+				 3584, S(41929592)},
+			},
 	},
 	{
 		/* 63 on a RAID-6 of 4 data disks, 64 KiB chunks, 512e:
@@ -100,149 +115,172 @@ static const struct rules_row rules_rows[] = {
 		 * grid its own finding; the grain lcm(1 MiB, 4 KiB, 64 KiB,
 		 * 256 KiB) = 1 MiB */
 		.name = "start-off-every-grid-raid6",
-		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 262144 },
+		.t = {.lss = 512, .pss = 4096, .min = 65536, .opt = 262144},
 		.disk_size = GIB,
-		.p = { { 1, S(63), S(2048), 0 } },
-		.f = {
-			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
-			{ "start-io-min", 1, W, 32256, 65536, 32256, MIB },
-			{ "start-io-opt", 1, W, 32256, 262144, 32256, MIB },
-			{ "size-physical", 1, W, S(63 + 2048), 4096, 3584, MIB },
-		},
+		.p = {{1, S(63), S(2048), 0}},
+		.f =
+			{
+				{"start-physical", 1, E, 32256, 4096, 3584,
+				 MIB},
+				{"start-io-min", 1, W, 32256, 65536, 32256,
+				 MIB},
+				{"start-io-opt", 1, W, 32256, 262144, 32256,
+				 MIB},
+				{"size-physical", 1, W, S(63 + 2048), 4096,
+				 3584, MIB},
+			},
 	},
 	{
 		/* seed 003, gpart -b 34 on a disk reporting 512-byte
 		 * sectors: 17408 = 4 KiB + 1 KiB: start-4k (information)
 		 * and start-mib */
 		.name = "seed003-b34-512n",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(34), S(2048), 0 } },
-		.f = {
-			{ "start-4k", 1, I, 17408, 4096, 1024, 0 },
-			{ "start-mib", 1, I, 17408, MIB, 17408, MIB },
-		},
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(34), S(2048), 0}},
+		.f =
+			{
+				{"start-4k", 1, I, 17408, 4096, 1024, 0},
+				{"start-mib", 1, I, 17408, MIB, 17408, MIB},
+			},
 	},
 	{
 		/* gpart -b 1024: 524288, on the 4 KiB grid: start-mib only */
 		.name = "seed003-b1024-512n",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(1024), S(2048), 0 } },
-		.f = { { "start-mib", 1, I, 524288, MIB, 524288, MIB } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(1024), S(2048), 0}},
+		.f = {{"start-mib", 1, I, 524288, MIB, 524288, MIB}},
 	},
 	{
 		.name = "ao3584-whole-disk-no-partitions",
-		.t = T4KAO, .disk_size = GIB,
-		.p = { { 0 } },
-		.f = { DISK_AO3584 },
+		.t = T4KAO,
+		.disk_size = GIB,
+		.p = {{0}},
+		.f = {DISK_AO3584},
 	},
 	{
 		.name = "aligned-1mib-512e",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { NULL } },
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{NULL}},
 		.want_disk_sbs = 4096,
 	},
 	{
 		/* 63*512 = 32256 = 7*4096 + 3584; end 32256 + 1 MiB =
 		 * 1080832 = 263*4096 + 3584: shrink by 3584. */
 		.name = "start-physical-63-512e",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 512 } },
-		.f = {
-			{ "start-physical", 1, E, 32256, 4096, 3584, MIB },
-			/* the end is off because the start is: once the start
-			 * moves to the grid, the size it has (2048 sectors, a
-			 * multiple of 4 KiB) ends on it: it stays */
-			{ "size-physical", 1, W, 1080832, 4096, 3584, MIB },
-		},
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 512}},
+		.f =
+			{
+				{"start-physical", 1, E, 32256, 4096, 3584,
+				 MIB},
+				/* the end is off because the start is: once the
+				 * start moves to the grid, the size it has
+				 * (2048 sectors, a multiple of 4 KiB) ends on
+				 * it: it stays */
+				{"size-physical", 1, W, 1080832, 4096, 3584,
+				 MIB},
+			},
 	},
 	{
 		/* ao 3584: (32256 - 3584) mod 4096 = 0, so 63 is on the
 		 * physical grid; (32256 - 3584) mod 1 MiB = 28672: start-mib,
 		 * next 1 MiB grid point 1 MiB + 3584 = 1052160. */
 		.name = "ao3584-63-physically-aligned",
-		.t = T4KAO, .disk_size = GIB,
-		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = {
-			{ "start-mib", 1, I, 32256, MIB, 28672, 1052160 },
-		},
+		.t = T4KAO,
+		.disk_size = GIB,
+		.p = {{1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f =
+			{
+				{"start-mib", 1, I, 32256, MIB, 28672, 1052160},
+			},
 	},
 	{
 		/* ao 3584: (1 MiB - 3584) mod 4096 = 512; the end 2 MiB is
 		 * 512 off too, because the start is: the size (1 MiB, a
 		 * multiple of 4 KiB) stays once the start moves. */
 		.name = "ao3584-2048-start-physical",
-		.t = T4KAO, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
-			 .want_ao = 3584 } },
-		.f = {
-			{ "start-physical", 1, E, MIB, 4096, 512, 1052160 },
-			{ "size-physical", 1, W, 2 * MIB, 4096, 512, MIB },
-		},
+		.t = T4KAO,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0, .want_sbs = 4096,
+		       .want_ao = 3584}},
+		.f =
+			{
+				{"start-physical", 1, E, MIB, 4096, 512,
+				 1052160},
+				{"size-physical", 1, W, 2 * MIB, 4096, 512,
+				 MIB},
+			},
 	},
 	{
 		/* 512n: 63 is on the 512 grid; 32256 mod 1 MiB = 32256;
 		 * a disk reporting 512-byte sectors may hide 4 KiB ones:
 		 * 32256 mod 4096 = 3584 (start-4k, information). */
 		.name = "start-mib-info-only-512n",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "start-4k", 1, I, 32256, 4096, 3584, 0 },
-		       { "start-mib", 1, I, 32256, MIB, 32256, MIB } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(63), S(2048), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{"start-4k", 1, I, 32256, 4096, 3584, 0},
+		      {"start-mib", 1, I, 32256, MIB, 32256, MIB}},
 	},
 	{
 		/* 4Kn, start LBA 6 = 24576 bytes: on the 4096 grid, not on
 		 * 1 MiB. */
 		.name = "start-mib-4kn-lba6",
-		.t = { .lss = 4096 }, .disk_size = GIB,
-		.p = { { 1, 6 * 4096, 256 * 4096, 0, .want_sbs = 4096,
-			 .want_ao = 0 } },
-		.f = { { "start-mib", 1, I, 24576, MIB, 24576, MIB } },
+		.t = {.lss = 4096},
+		.disk_size = GIB,
+		.p = {{1, 6 * 4096, 256 * 4096, 0, .want_sbs = 4096,
+		       .want_ao = 0}},
+		.f = {{"start-mib", 1, I, 24576, MIB, 24576, MIB}},
 	},
 	{
 		/* 1 MiB + 4 KiB = 1052672: on 4096, 4096 off the 64 KiB
 		 * chunk; grain lcm(1 MiB, 64 KiB) = 1 MiB -> 2 MiB.
 		 * Kernel: 2056 mod 128 = 8 -> (65536 - 4096). */
 		.name = "start-io-min-64k",
-		.t = { .lss = 512, .pss = 4096, .min = 65536 },
+		.t = {.lss = 512, .pss = 4096, .min = 65536},
 		.disk_size = GIB,
-		.p = { { 1, S(2056), S(2048), 0, .want_sbs = 4096,
-			 .want_ao = 61440 } },
-		.f = { { "start-io-min", 1, W, 1052672, 65536, 4096, 2 * MIB } },
+		.p = {{1, S(2056), S(2048), 0, .want_sbs = 4096,
+		       .want_ao = 61440}},
+		.f = {{"start-io-min", 1, W, 1052672, 65536, 4096, 2 * MIB}},
 	},
 	{
 		/* 1 MiB + 64 KiB = 1114112: on the chunk, 1114112 mod 256 KiB
 		 * = 65536 off the stripe; grain lcm(1 MiB, 256 KiB) = 1 MiB. */
 		.name = "start-io-opt-256k",
-		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 262144 },
+		.t = {.lss = 512, .pss = 4096, .min = 65536, .opt = 262144},
 		.disk_size = GIB,
-		.p = { { 1, S(2176), S(2048), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "start-io-opt", 1, W, 1114112, 262144, 65536,
-			 2 * MIB } },
+		.p = {{1, S(2176), S(2048), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{"start-io-opt", 1, W, 1114112, 262144, 65536, 2 * MIB}},
 	},
 	{
 		/* 3 x 64 KiB stripe: 1 MiB mod 196608 = 65536 (1 MiB =
 		 * 5*196608 + 65536); grain lcm(1 MiB, 196608) = 3 MiB. */
 		.name = "start-io-opt-196608-at-1mib",
-		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 196608 },
+		.t = {.lss = 512, .pss = 4096, .min = 65536, .opt = 196608},
 		.disk_size = GIB,
-		.p = { { 1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "start-io-opt", 1, W, MIB, 196608, 65536, 3 * MIB } },
+		.p = {{1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{"start-io-opt", 1, W, MIB, 196608, 65536, 3 * MIB}},
 	},
 	{
 		.name = "start-io-opt-196608-at-3mib",
-		.t = { .lss = 512, .pss = 4096, .min = 65536, .opt = 196608 },
+		.t = {.lss = 512, .pss = 4096, .min = 65536, .opt = 196608},
 		.disk_size = GIB,
-		.p = { { 1, S(6144), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { NULL } },
+		.p = {{1, S(6144), S(6144), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{NULL}},
 	},
 	{
 		/* 6144 is a multiple of a 512-byte physical sector: kept.
 		 * 1 MiB mod 6144 = 4096; lcm(1 MiB, 6144) = 3 MiB. */
 		.name = "start-io-opt-6144-pss512-kept",
-		.t = { .lss = 512, .opt = 6144 }, .disk_size = GIB,
-		.p = { { 1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { "start-io-opt", 1, W, MIB, 6144, 4096, 3 * MIB } },
+		.t = {.lss = 512, .opt = 6144},
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(6144), 0, .want_sbs = 4096, .want_ao = 0}},
+		.f = {{"start-io-opt", 1, W, MIB, 6144, 4096, 3 * MIB}},
 	},
 	{
 		/* end S(4095) = 2096640 = 511*4096 + 3584; size 1048064 is
@@ -250,23 +288,27 @@ static const struct rules_row rules_rows[] = {
 		 * 128*512) = 65536, aligned min(1310720, 128*4096) = 524288;
 		 * both suggest 1048064 - 3584 = 1044480. */
 		.name = "size-physical-2047-sectors",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2047), 0, .want_sbs = 512, .want_ao = 0 } },
-		.f = {
-			{ "size-physical", 1, W, 2096640, 4096, 3584, 1044480 },
-			{ "soft-block-size", 1, W, 1048064, 4096, 3584, 1044480,
-			  512, 65536, 524288 },
-		},
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2047), 0, .want_sbs = 512, .want_ao = 0}},
+		.f =
+			{
+				{"size-physical", 1, W, 2096640, 4096, 3584,
+				 1044480},
+				{"soft-block-size", 1, W, 1048064, 4096, 3584,
+				 1044480, 512, 65536, 524288},
+			},
 	},
 	{
 		/* 27646898 = 2 mod 4: soft block 1024, cap 128*1024 =
 		 * 131072; remainder 2*512 = 1024. */
 		.name = "soft-block-1024-512n",
-		.t = T512, .disk_size = S(41943040),
-		.p = { { 1, S(2048), S(27646898), 0, .want_sbs = 1024,
-			 .want_ao = 0 } },
-		.f = { { "soft-block-size", 1, W, S(27646898), 4096, 1024,
-			 S(27646898) - 1024, 1024, 131072, 524288 } },
+		.t = T512,
+		.disk_size = S(41943040),
+		.p = {{1, S(2048), S(27646898), 0, .want_sbs = 1024,
+		       .want_ao = 0}},
+		.f = {{"soft-block-size", 1, W, S(27646898), 4096, 1024,
+		       S(27646898) - 1024, 1024, 131072, 524288}},
 	},
 	{
 		/* seed 002 case 1: 14281785..41929649 on a 20 GiB 512e disk.
@@ -274,52 +316,58 @@ static const struct rules_row rules_rows[] = {
 		 * 6974*2048 = 14282752. end 41929650 = 2 mod 8 -> 1024 off.
 		 * size 27647865 odd -> 512; 512 past a 4096 multiple. */
 		.name = "seed002-14281785-41929649",
-		.t = T4K, .disk_size = S(41943040),
-		.p = { { 2, S(14281785), S(27647865), 0, .want_sbs = 512,
-			 .want_ao = 3584 } },
-		.f = {
-			{ "start-physical", 1, E, S(14281785), 4096, 512,
-			  S(14282752) },
-			/* one size for both: the largest multiple of 4 KiB
-			 * below, 27647864 sectors (once the start moves, it
-			 * ends on the grid too) */
-			{ "size-physical", 1, W, S(41929650), 4096, 1024,
-			  S(27647864) },
-			{ "soft-block-size", 1, W, S(27647865), 4096, 512,
-			  S(27647864), 512, 65536, 524288 },
-		},
+		.t = T4K,
+		.disk_size = S(41943040),
+		.p = {{2, S(14281785), S(27647865), 0, .want_sbs = 512,
+		       .want_ao = 3584}},
+		.f =
+			{
+				{"start-physical", 1, E, S(14281785), 4096, 512,
+				 S(14282752)},
+				/* one size for both: the largest multiple of 4
+				 * KiB below, 27647864 sectors (once the start
+				 * moves, it ends on the grid too) */
+				{"size-physical", 1, W, S(41929650), 4096, 1024,
+				 S(27647864)},
+				{"soft-block-size", 1, W, S(27647865), 4096,
+				 512, S(27647864), 512, 65536, 524288},
+			},
 	},
 	{
 		/* seed 002 case 2: 14282752..41929649: start on 1 MiB,
 		 * 27646898 = 2 mod 4 -> 1024, end 1024 off. */
 		.name = "seed002-14282752-41929649",
-		.t = T4K, .disk_size = S(41943040),
-		.p = { { 2, S(14282752), S(27646898), 0, .want_sbs = 1024,
-			 .want_ao = 0 } },
-		.f = {
-			{ "size-physical", 1, W, S(41929650), 4096, 1024,
-			  S(27646898) - 1024 },
-			{ "soft-block-size", 1, W, S(27646898), 4096, 1024,
-			  S(27646896), 1024, 131072, 524288 },
-		},
+		.t = T4K,
+		.disk_size = S(41943040),
+		.p = {{2, S(14282752), S(27646898), 0, .want_sbs = 1024,
+		       .want_ao = 0}},
+		.f =
+			{
+				{"size-physical", 1, W, S(41929650), 4096, 1024,
+				 S(27646898) - 1024},
+				{"soft-block-size", 1, W, S(27646898), 4096,
+				 1024, S(27646896), 1024, 131072, 524288},
+			},
 	},
 	{
 		/* seed 002 case 3: 14282752..41943039, ends exactly at the
 		 * end of the disk; 27660288 = 0 mod 8. */
 		.name = "seed002-14282752-41943039-ends-at-end",
-		.t = T4K, .disk_size = S(41943040),
-		.p = { { 2, S(14282752), S(27660288), 0, .want_sbs = 4096,
-			 .want_ao = 0 } },
-		.f = { { NULL } },
+		.t = T4K,
+		.disk_size = S(41943040),
+		.p = {{2, S(14282752), S(27660288), 0, .want_sbs = 4096,
+		       .want_ao = 0}},
+		.f = {{NULL}},
 	},
 	{
 		/* other queue limits: cap min(512*1024, 168*512) = 86016,
 		 * aligned min(524288, 168*4096 = 688128) = 524288. */
 		.name = "soft-block-cap-168-segments-512kb",
-		.t = { .lss = 512, .segs = 168, .kb = 512 }, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2049), 0, .want_sbs = 512, .want_ao = 0 } },
-		.f = { { "soft-block-size", 1, W, S(2049), 4096, 512, MIB,
-			 512, 86016, 524288 } },
+		.t = {.lss = 512, .segs = 168, .kb = 512},
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2049), 0, .want_sbs = 512, .want_ao = 0}},
+		.f = {{"soft-block-size", 1, W, S(2049), 4096, 512, MIB, 512,
+		       86016, 524288}},
 	},
 	{
 		/* 64 KiB pages: 41929592 = 8 * odd -> 4096; 41929592 mod 128
@@ -327,137 +375,157 @@ static const struct rules_row rules_rows[] = {
 		 * min(1310720, 128*4096) = 524288, aligned min(1310720,
 		 * 128*65536) = 1310720. */
 		.name = "soft-block-page64k-41929592",
-		.t = { .lss = 512, .pss = 4096, .page = 65536 },
+		.t = {.lss = 512, .pss = 4096, .page = 65536},
 		.disk_size = S(41943040),
-		.p = { { 1, S(2048), S(41929592), 0, .want_sbs = 4096,
-			 .want_ao = 0 } },
-		.f = { { "soft-block-size", 1, W, S(41929592), 65536, 61440,
-			 S(41929472), 4096, 524288, 1310720 } },
+		.p = {{1, S(2048), S(41929592), 0, .want_sbs = 4096,
+		       .want_ao = 0}},
+		.f = {{"soft-block-size", 1, W, S(41929592), 65536, 61440,
+		       S(41929472), 4096, 524288, 1310720}},
 	},
 	{
 		/* 4Kn on 64 KiB pages: 3 blocks; nothing smaller fits. */
 		.name = "soft-block-4kn-page64k-3-blocks",
-		.t = { .lss = 4096, .page = 65536 }, .disk_size = GIB,
-		.p = { { 1, MIB, 3 * 4096, 0, .want_sbs = 4096, .want_ao = 0 } },
+		.t = {.lss = 4096, .page = 65536},
+		.disk_size = GIB,
+		.p = {{1, MIB, 3 * 4096, 0, .want_sbs = 4096, .want_ao = 0}},
 		/* smaller than one 64 KiB page: the smallest size that
 		 * fixes it is one page */
-		.f = { { "soft-block-size", 1, W, 12288, 65536, 12288, 65536,
-			 4096, 524288, 1310720 } },
+		.f = {{"soft-block-size", 1, W, 12288, 65536, 12288, 65536,
+		       4096, 524288, 1310720}},
 	},
 	{
 		/* the disk itself: 1 GiB + 512; an image grows (truncate),
 		 * to the next multiple of 4 KiB, 1 GiB + 4096. */
 		.name = "soft-block-disk-layer",
-		.t = T512, .disk_size = GIB + 512,
-		.f = { { "soft-block-size", 0, W, GIB + 512, 4096, 512,
-			 GIB + 4096, 512, 65536, 524288 } },
+		.t = T512,
+		.disk_size = GIB + 512,
+		.f = {{"soft-block-size", 0, W, GIB + 512, 4096, 512,
+		       GIB + 4096, 512, 65536, 524288}},
 		.want_disk_sbs = 512,
 	},
 	{
 		/* [2048, 6144) and [4096, 8192): 2048 sectors shared,
 		 * reported on the later one. */
 		.name = "overlap",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), S(4096), 0 }, { 2, S(4096), S(4096), 0 } },
-		.f = { { "partition-overlap", 2, E, S(4096), 0, S(2048), 0 } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(4096), 0}, {2, S(4096), S(4096), 0}},
+		.f = {{"partition-overlap", 2, E, S(4096), 0, S(2048), 0}},
 	},
 	{
 		.name = "adjacent-no-overlap",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), S(4096), 0 }, { 2, S(6144), S(4096), 0 } },
-		.f = { { NULL } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(4096), 0}, {2, S(6144), S(4096), 0}},
+		.f = {{NULL}},
 	},
 	{
 		/* [2048,10240), [4096,6144), [6144,14336): p1/p2 share 2048
 		 * sectors, p1/p3 4096, p2/p3 touch only. */
 		.name = "overlap-three",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), S(8192), 0 }, { 2, S(4096), S(2048), 0 },
-		       { 3, S(6144), S(8192), 0 } },
-		.f = {
-			{ "partition-overlap", 2, E, S(4096), 0, S(2048), 0 },
-			{ "partition-overlap", 3, E, S(6144), 0, S(4096), 0 },
-		},
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(8192), 0},
+		      {2, S(4096), S(2048), 0},
+		      {3, S(6144), S(8192), 0}},
+		.f =
+			{
+				{"partition-overlap", 2, E, S(4096), 0, S(2048),
+				 0},
+				{"partition-overlap", 3, E, S(6144), 0, S(4096),
+				 0},
+			},
 	},
 	{
 		/* ends at 1 GiB + 1 MiB on a 1 GiB disk. */
 		.name = "past-end",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), GIB, 0 } },
-		.f = { { "partition-past-end", 1, E, GIB + MIB, GIB, MIB, 0 } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), GIB, 0}},
+		.f = {{"partition-past-end", 1, E, GIB + MIB, GIB, MIB, 0}},
 	},
 	{
 		.name = "ends-at-end",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), GIB - MIB, 0 } },
-		.f = { { NULL } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), GIB - MIB, 0}},
+		.f = {{NULL}},
 	},
 	{
 		/* The extended container at 4097 (512 off 4 KiB) of 8193
 		 * sectors (odd, ends 1024 off) would get three findings if
 		 * it were a partition; containers get none. */
 		.name = "extended-no-start-findings",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0 },
-		       { 2, S(4097), S(8193), 0, .extended = true },
-		       { 5, S(6144), S(2048), 2, .logical = true,
-			 .want_sbs = 4096, .want_ao = 0 } },
-		.f = { { NULL } },
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0},
+		      {2, S(4097), S(8193), 0, .extended = true},
+		      {5, S(6144), S(2048), 2, .logical = true,
+		       .want_sbs = 4096, .want_ao = 0}},
+		.f = {{NULL}},
 	},
 	{
 		/* logical [6144, 10240) in the container [4096, 8192). */
 		.name = "logical-outside-container",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 2, S(4096), S(4096), 0, .extended = true },
-		       { 5, S(6144), S(4096), 1, .logical = true } },
-		.f = { { "partition-outside-container", 2, E, S(6144) } },
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{2, S(4096), S(4096), 0, .extended = true},
+		      {5, S(6144), S(4096), 1, .logical = true}},
+		.f = {{"partition-outside-container", 2, E, S(6144)}},
 	},
 	{
 		/* bsd nested in dos p1 [2048, 6144): [4096, 8192) sticks
 		 * out; different parents, so not an overlap. */
 		.name = "nested-outside-parent",
-		.t = T512, .disk_size = GIB,
-		.p = { { 1, S(2048), S(4096), 0 },
-		       { 5, S(4096), S(4096), 1 } },
-		.f = { { "partition-outside-container", 2, E, S(4096) } },
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(4096), 0}, {5, S(4096), S(4096), 1}},
+		.f = {{"partition-outside-container", 2, E, S(4096)}},
 	},
 	{
 		/* ao -1: findings use 0 for the grid, layers report -1. */
 		.name = "stack-misaligned",
-		.t = { .lss = 512, .pss = 4096, .ao = -1 }, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0, .want_sbs = 4096,
-			 .want_ao = -1 } },
-		.f = { { "stack-misaligned", 0, E } },
+		.t = {.lss = 512, .pss = 4096, .ao = -1},
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0, .want_sbs = 4096,
+		       .want_ao = -1}},
+		.f = {{"stack-misaligned", 0, E}},
 	},
 	{
 		/* 1 MiB mod 33553920 != 0: kept, it would warn. */
 		.name = "io-opt-ignored-33553920",
-		.t = { .lss = 512, .opt = 33553920 }, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0 } },
-		.f = { { "io-opt-ignored", 0, I, 33553920 } },
+		.t = {.lss = 512, .opt = 33553920},
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0}},
+		.f = {{"io-opt-ignored", 0, I, 33553920}},
 		.opt_ignored = true,
 	},
 	{
 		/* 6144 mod 4096 = 2048; 1 MiB mod 6144 = 4096 would warn. */
 		.name = "io-opt-ignored-6144-pss4096",
-		.t = { .lss = 512, .pss = 4096, .opt = 6144 }, .disk_size = GIB,
-		.p = { { 1, S(2048), S(2048), 0 } },
-		.f = { { "io-opt-ignored", 0, I, 6144 } },
+		.t = {.lss = 512, .pss = 4096, .opt = 6144},
+		.disk_size = GIB,
+		.p = {{1, S(2048), S(2048), 0}},
+		.f = {{"io-opt-ignored", 0, I, 6144}},
 		.opt_ignored = true,
 	},
 	{
 		/* A partition inside one physical sector: [2049, 2050) on
 		 * 512e.  Its end 1049600 is 1024 off the grid. */
 		.name = "size-physical-partition-smaller-than-remainder",
-		.t = T4K, .disk_size = GIB,
-		.p = { { 1, S(2049), S(1), 0, .want_sbs = 512, .want_ao = 3584 } },
-		.f = {
-			{ "start-physical", 1, E, S(2049), 4096, 512, 2 * MIB },
-			/* nothing below one page: 4096 (grow) */
-			{ "size-physical", 1, W, S(2050), 4096, 1024, 4096 },
-			{ "soft-block-size", 1, W, 512, 4096, 512, 4096, 512,
-			  65536, 524288 },
-		},
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, S(2049), S(1), 0, .want_sbs = 512, .want_ao = 3584}},
+		.f =
+			{
+				{"start-physical", 1, E, S(2049), 4096, 512,
+				 2 * MIB},
+				/* nothing below one page: 4096 (grow) */
+				{"size-physical", 1, W, S(2050), 4096, 1024,
+				 4096},
+				{"soft-block-size", 1, W, 512, 4096, 512, 4096,
+				 512, 65536, 524288},
+			},
 	},
 };
 
@@ -528,11 +596,11 @@ static void check_finding(const struct rules_row *r, const struct want *w,
 {
 	char what[96];
 
-#define FIELD(field, want)                                                  \
-	do {                                                                \
-		snprintf(what, sizeof(what), "%s on layer %d: " #field,     \
-			 w->code, w->layer);                                \
-		EXPECT_U64(r, what, f->field, want);                        \
+#define FIELD(field, want)                                              \
+	do {                                                            \
+		snprintf(what, sizeof(what), "%s on layer %d: " #field, \
+			 w->code, w->layer);                            \
+		EXPECT_U64(r, what, f->field, want);                    \
 	} while (0)
 	FIELD(severity, w->sev);
 	FIELD(value, w->value);
@@ -553,7 +621,7 @@ static void test_rules(void **state)
 	const struct rules_row *r = *state;
 	const struct blkalign_topology *t;
 	struct ba_device d;
-	bool used[64] = { false };
+	bool used[64] = {false};
 	size_t nwant = 0;
 
 	if (r->known_bug && !getenv("BLKALIGN_TEST_KNOWN_BUGS")) {
@@ -598,8 +666,8 @@ static void test_rules(void **state)
 		if (a->severity < b->severity ||
 		    (a->severity == b->severity && a->layer > b->layer))
 			fail_msg("%s: finding %zu (%s) sorted before a worse "
-				 "or earlier one (%s)", r->name, i - 1,
-				 a->code, b->code);
+				 "or earlier one (%s)",
+				 r->name, i - 1, a->code, b->code);
 	}
 
 	/* Per-layer predictions. */
@@ -614,8 +682,8 @@ static void test_rules(void **state)
 			   d.layers[i + 1].alignment_offset, p->want_ao);
 	}
 	if (r->want_disk_sbs)
-		EXPECT_U64(r, "disk soft_block_size", d.layers[0].soft_block_size,
-			   r->want_disk_sbs);
+		EXPECT_U64(r, "disk soft_block_size",
+			   d.layers[0].soft_block_size, r->want_disk_sbs);
 	EXPECT_S64(r, "disk alignment_offset", d.layers[0].alignment_offset,
 		   r->t.ao);
 
@@ -651,24 +719,38 @@ struct sort_row {
 static const struct sort_row sort_rows[] = {
 	{
 		.name = "worst-first-then-layer",
-		.in = { { SM, I, 1 }, { ZP, W, 2 }, { SP, E, 3 },
-			{ SB, W, 1 }, { PO, E, 0 }, { OI, I, 0 } },
-		.out = { { PO, E, 0 }, { SP, E, 3 }, { SB, W, 1 },
-			 { ZP, W, 2 }, { OI, I, 0 }, { SM, I, 1 } },
+		.in = {{SM, I, 1},
+		       {ZP, W, 2},
+		       {SP, E, 3},
+		       {SB, W, 1},
+		       {PO, E, 0},
+		       {OI, I, 0}},
+		.out = {{PO, E, 0},
+			{SP, E, 3},
+			{SB, W, 1},
+			{ZP, W, 2},
+			{OI, I, 0},
+			{SM, I, 1}},
 	},
 	{
 		.name = "stable-within-layer",
-		.in = { { IM, W, 1 }, { SM, I, 1 }, { ZP, W, 1 },
-			{ SB, W, 1 }, { OI, I, 1 } },
-		.out = { { IM, W, 1 }, { ZP, W, 1 }, { SB, W, 1 },
-			 { SM, I, 1 }, { OI, I, 1 } },
+		.in = {{IM, W, 1},
+		       {SM, I, 1},
+		       {ZP, W, 1},
+		       {SB, W, 1},
+		       {OI, I, 1}},
+		.out = {{IM, W, 1},
+			{ZP, W, 1},
+			{SB, W, 1},
+			{SM, I, 1},
+			{OI, I, 1}},
 	},
 	{
 		.name = "already-sorted",
-		.in = { { SP, E, 0 }, { ZP, W, 0 }, { SM, I, 0 } },
-		.out = { { SP, E, 0 }, { ZP, W, 0 }, { SM, I, 0 } },
+		.in = {{SP, E, 0}, {ZP, W, 0}, {SM, I, 0}},
+		.out = {{SP, E, 0}, {ZP, W, 0}, {SM, I, 0}},
 	},
-	{ .name = "empty" },
+	{.name = "empty"},
 };
 
 static void test_publish_sort(void **state)
@@ -679,9 +761,8 @@ static void test_publish_sort(void **state)
 
 	memset(&d, 0, sizeof(d));
 	for (; r->in[n].code; n++)
-		assert_non_null(ba_device_add_finding(&d, r->in[n].code,
-						      r->in[n].sev,
-						      r->in[n].layer));
+		assert_non_null(ba_device_add_finding(
+			&d, r->in[n].code, r->in[n].sev, r->in[n].layer));
 	ba_device_publish(&d);
 	EXPECT_U64(r, "published findings", d.pub.nfindings, n);
 	for (size_t i = 0; i < n; i++)
