@@ -206,7 +206,7 @@ awk -v N="$N" -v all_us="$all_us" -v true_us="$true_us" -v reps="$BLK_REPS" -v e
     -v all_rss="$all_rss" -v bench_s="$bench_s" -v seed="$SEED" -v dir="$DIR" \
     -v blkbin="$B" -v rssnote="$([ -n "$GNUTIME" ] && echo "/usr/bin/time -v" || echo "/proc VmHWM polling")" \
     -v peer_fail="$peer_fail" -v blknote="$blk_status_note" \
-    -v load="$load0 at the start, $load1 at the end" -v cpus="$(nproc)" '
+    -v loadavg="$load0 at the start, $load1 at the end" -v cpus="$(nproc)" '
 function bucket(e) { return e <= 4 ? "1-4" : e <= 16 ? "5-16" : e <= 60 ? "17-60" : "61-128" }
 function pct(a, n, p,   k) { k = int((n - 1) * p / 100) + 1; return a[k] }
 FILENAME ~ /manifest.tsv$/ { scheme[$1] = $2; ent[$1] = $3; nsch[$2]++; next }
@@ -274,7 +274,7 @@ END {
 	printf "   parted align-check opt vs blkalign start-* findings (non-extended partitions): %d agree, %d disagree%s%s%s\n",
 		agree, disagree, dis != "" ? " (first: " dis ")" : "", perr ? ", " perr " parted errors" : "", missing ? ", " missing " not listed by sfdisk" : ""
 	printf "   benchmark wall time: %d s (N=%d, PEER_EVERY=%d, BLK_REPS=%d); per-image data in %s/last-run\n", bench_s, N, every, reps, dir
-	printf "   load average (1 min): %s; %d CPUs\n\n", load, cpus
+	printf "   load average (1 min): %s; %d CPUs\n\n", loadavg, cpus
 
 	ratio = mp / mbs
 	printf "ratio peers/blkalign: %.1fx per disk (target >= %dx); one process for all: %.1fx\n", ratio, target, mp / mall

@@ -74,4 +74,7 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out);
 
 void print_report_text(const struct blkalign_report *r, FILE *out, bool color);
 
+/* last, after every system header (each .c includes cli.h last) */
+#include "../lib/banned.h"
+
 #endif /* BLKALIGN_CLI_H */

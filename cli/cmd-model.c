@@ -664,7 +664,7 @@ int cmd_model(int argc, char **argv)
 		d = blkalign_report_device(report, 0);
 		for (size_t k = 0; k < d->nproblems; k++)
 			cli_warnx("%s: %s", d->path, d->problems[k]);
-		blkalign_model_geometry_from_device(ctx, d, &g);
+		blkalign_model_geometry_from_device(d, &g);
 		if (o.start_set || o.size_set) {
 			t.l = calloc(1, sizeof(*t.l));
 			t.names = calloc(1, sizeof(*t.names));

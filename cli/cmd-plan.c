@@ -20,6 +20,7 @@ enum {
 	OPT_SFDISK = 256,
 	OPT_PARTITION,
 	OPT_THROUGHPUT,
+	OPT_SYSROOT,
 };
 
 static void usage(FILE *out)
@@ -36,6 +37,7 @@ static void usage(FILE *out)
 	      "     --partition <n>             plan partition <n> only\n"
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
+	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n"
 	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
 	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
 	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
@@ -123,7 +125,9 @@ static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
 		fprintf(out,
 			"%s: %s, grain %" PRIu64 " bytes, sizes in multiples "
 			"of %" PRIu64 " bytes, %" PRIu64 "-byte sectors\n",
-			d->path, d->scheme ? d->scheme : "no partition table",
+			d->path,
+			d->scheme ? d->scheme
+				  : "table type not recorded (sysfs)",
 			p->grain, p->size_granularity, lss);
 	for (size_t k = 0; k < p->nparts; k++) {
 		const struct blkalign_plan_part *pp = &p->parts[k];
@@ -155,6 +159,7 @@ int cmd_plan(int argc, char **argv)
 		{"sfdisk", no_argument, NULL, OPT_SFDISK},
 		{"partition", required_argument, NULL, OPT_PARTITION},
 		{"throughput", required_argument, NULL, OPT_THROUGHPUT},
+		{"sysroot", required_argument, NULL, OPT_SYSROOT},
 		CLI_TOPO_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -166,6 +171,7 @@ int cmd_plan(int argc, char **argv)
 	uint64_t tput = DEFAULT_THROUGHPUT;
 	unsigned int status = 0;
 	bool json = false, sfdisk = false;
+	const char *sysroot = NULL;
 	int64_t v;
 	int only = 0;
 	int c, rc;
@@ -192,6 +198,9 @@ int cmd_plan(int argc, char **argv)
 				return BLKALIGN_STATUS_USAGE;
 			}
 			break;
+		case OPT_SYSROOT:
+			sysroot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -209,6 +218,11 @@ int cmd_plan(int argc, char **argv)
 		cli_warnx("--json and --sfdisk exclude each other");
 		return BLKALIGN_STATUS_USAGE;
 	}
+	if (sysroot && sfdisk) {
+		cli_warnx("--sfdisk needs the device or image: a sysfs tree "
+			  "records neither the table type nor its identifiers");
+		return BLKALIGN_STATUS_USAGE;
+	}
 	if (optind + 1 != argc) {
 		cli_warnx(optind >= argc ? "no target given"
 					 : "plan takes one target");
@@ -217,8 +231,8 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 
-	plan = cli_audit_plan(&topo, NULL, argv[optind], "plan", &ctx, &report,
-			      &status);
+	plan = cli_audit_plan(&topo, sysroot, argv[optind], "plan", &ctx,
+			      &report, &status);
 	if (!plan)
 		goto out;
 	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);

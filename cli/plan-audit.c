@@ -9,6 +9,14 @@
 
 #include "cli.h"
 
+static bool has_partitions(const struct blkalign_device *d)
+{
+	for (size_t i = 1; i < d->nlayers; i++)
+		if (d->layers[i].kind == BLKALIGN_LAYER_PARTITION)
+			return true;
+	return false;
+}
+
 /**
  * cli_audit_plan: audit @path for the command @cmd and plan it.  Returns
  * the plan, or NULL having said why; @status gets the exit bits (16 for
@@ -68,8 +76,13 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
-	if (!d->scheme ||
-	    (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
+	if (!d->scheme && sysroot && has_partitions(d)) {
+		cli_warnx("'%s': a sysfs tree does not record the table type; "
+			  "planned inside what both a dos table and a GPT "
+			  "allow, keeping the whole of each partition",
+			  d->path);
+	} else if (!d->scheme ||
+		   (strcmp(d->scheme, "dos") && strcmp(d->scheme, "gpt"))) {
 		cli_warnx("'%s': %s needs a dos or GPT partition table on a "
 			  "whole disk or image",
 			  d->path, cmd);

@@ -59,8 +59,9 @@ struct blkalign_topology {
 	struct blkalign_value virt_boundary_mask;
 	struct blkalign_value rotational;
 	struct blkalign_value page_size;
-	int64_t optimal_io_size_raw; /* as reported, before filtering */
-	const char *optimal_io_note; /* why it was ignored, or NULL */
+	struct blkalign_value read_ahead_kb; /* queue/read_ahead_kb */
+	int64_t optimal_io_size_raw;	     /* as reported, before filtering */
+	const char *optimal_io_note;	     /* why it was ignored, or NULL */
 };
 
 enum blkalign_layer_kind {
@@ -111,6 +112,10 @@ struct blkalign_layer {
 	/* Stack layers: bytes the contents use from where they begin
 	 * (start - data_offset: swap and FAT count their header); 0 unknown. */
 	uint64_t used_size;
+
+	/* Partitions: what the table records beside the extent. */
+	const char *uuid;      /* GPT partition GUID, dos "<disk id>-NN" */
+	const char *part_name; /* GPT partition name, or NULL */
 };
 
 enum blkalign_severity {
@@ -149,6 +154,22 @@ struct blkalign_code {
 	const char *summary;
 };
 
+/*
+ * What the partition table records beside its partitions.  The usable
+ * range is the GPT header's first and last usable LBA; for other tables
+ * (and when no GPT header could be read) it is assumed: from the second
+ * sector to the end.
+ */
+struct blkalign_table {
+	const char *id;		/* GPT disk GUID, dos disk id (hex), NULL */
+	uint64_t usable_start;	/* bytes: the first a partition may use */
+	uint64_t usable_end;	/* bytes: one past the last */
+	bool usable_from_table; /* read from a GPT header, not assumed */
+	/* GPT only: "ok", "absent", "corrupt" or "unreadable"; NULL when
+	 * no GPT was looked for (another scheme, or sysfs only) */
+	const char *gpt_primary, *gpt_backup;
+};
+
 /* One audited device or image. */
 struct blkalign_device {
 	const char *path;
@@ -169,6 +190,7 @@ struct blkalign_device {
 	 * and its number; NULL and 0 otherwise */
 	const char *whole_disk;
 	int partition_number;
+	struct blkalign_table table; /* usable_end 0: no table was read */
 };
 
 /* Topology options for image files; a field of 0 keeps the default. */
@@ -226,7 +248,7 @@ const char *blkalign_version(void);
 /*
  * The I/O cost model (model.c): what the block layer and the device do
  * for a workload on one layer, as pure functions of the geometry.
- * Sources for each rule are cited in lib/model.c and docs/model.md.
+ * Sources for each rule are cited in lib/analyze/model.c and docs/model.md.
  */
 
 /* Kernel behaviour the model follows. */
@@ -333,8 +355,7 @@ const char *const *blkalign_workload_presets(void);
 const char *blkalign_kernel_name(enum blkalign_kernel k);
 int blkalign_kernel_parse(const char *name, enum blkalign_kernel *k);
 void blkalign_model_geometry_defaults(struct blkalign_model_geometry *g);
-int blkalign_model_geometry_from_device(struct blkalign_ctx *ctx,
-					const struct blkalign_device *d,
+int blkalign_model_geometry_from_device(const struct blkalign_device *d,
 					struct blkalign_model_geometry *g);
 int blkalign_model_layer_from_device(const struct blkalign_device *d,
 				     size_t layer,

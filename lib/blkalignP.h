@@ -14,13 +14,15 @@
 
 #include "blkalign.h"
 
-#define KIB ((uint64_t)1024)
-#define MIB ((uint64_t)1024 * 1024)
+#define BA_SECTOR 512 /* the unit of sysfs, libblkid and on-disk LBAs */
+#define KIB	  ((uint64_t)1024)
+#define MIB	  ((uint64_t)1024 * 1024)
 
 /* Kernel defaults (include/linux/blkdev.h) used for images. */
 #define BA_DEF_MAX_SEGMENTS	128
 #define BA_DEF_MAX_SECTORS_KB	1280
 #define BA_DEF_MAX_SEGMENT_SIZE 65536
+#define BA_DEF_READ_AHEAD_KB	128 /* VM_READAHEAD_PAGES, 4 KiB pages */
 
 /* "32 MiB - 512 is always a controller error" (libfdisk alignment.c). */
 #define BA_BOGUS_OPT_IO 33553920
@@ -58,8 +60,18 @@ struct ba_device {
 	const char **problems;
 	size_t nproblems, problems_cap;
 	struct ba_pool pool;
-	bool md_array;	/* the device is an md array */
-	bool dm_placed; /* dm start judged on the lower device */
+	bool scanned;  /* read completely enough for the rules to run */
+	bool md_array; /* the device is an md array */
+	/* What the scan read for the rules to judge (rules-table.c). */
+	struct ba_dos_check *dos;  /* the dos walk, or NULL */
+	struct ba_gpt_check *gpt;  /* both GPT headers, or NULL */
+	struct ba_marker *markers; /* partitions starting with a fix marker */
+	size_t nmarkers;
+	struct ba_dm_place {
+		bool placed;	/* dm: start judged on the device below */
+		uint64_t start; /* absolute, on the disk below */
+		uint64_t pss, ao;
+	} dm;
 	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
 	 * whose I/O bypasses its page cache */
 	bool *below_cache;
@@ -98,6 +110,8 @@ struct ba_io {
 
 #define BA_IO_MAX_READ (16 * MIB)
 
+ssize_t ba_pread_all(int fd, void *buf, size_t len, uint64_t off);
+int ba_pread_full(int fd, void *buf, size_t len, uint64_t off);
 void ba_io_init_fd(struct ba_io *io, int fd, uint64_t size);
 void ba_io_init_mem(struct ba_io *io, const void *buf, uint64_t size);
 int ba_io_read(struct ba_io *io, uint64_t off, size_t len, void *buf);
@@ -172,6 +186,14 @@ struct ba_fix_marker {
 
 bool ba_fix_marker_parse(const void *sector, size_t len,
 			 struct ba_fix_marker *m);
+
+/* A fix marker found at the start of layer @layer (stack.c). */
+struct ba_marker {
+	int layer;
+	struct ba_fix_marker m;
+};
+int ba_device_add_marker(struct ba_device *d, int layer,
+			 const struct ba_fix_marker *m);
 void ba_fix_id_hex(const uint8_t id[16], char out[33]);
 
 /* The EBR chain of a dos table (probe/dos.c). */
@@ -220,18 +242,26 @@ int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* Grid arithmetic (grid.c). */
+static inline bool ba_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
 uint64_t ba_gcd64(uint64_t a, uint64_t b);
 uint64_t ba_lcm64(uint64_t a, uint64_t b);
 uint64_t ba_off_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_round_up_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_round_down_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_grain(uint64_t pss, uint64_t min_io, uint64_t opt_io);
+const char *ba_size_words(uint64_t bytes, char *buf, size_t len,
+			  const char *unit);
 
 uint64_t ba_extended_node_bytes(uint64_t size_bytes,
 				uint32_t logical_sector_size);
 
 /* Rules: findings from the layers and the topology. */
 void ba_rules_run(struct ba_device *d);
+void ba_rules_table_run(struct ba_device *d);
 void ba_rules_stack_run(struct ba_device *d);
 
 /* md arrays and members from sysfs (md-sysfs.c). */
@@ -258,9 +288,17 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 /* Stack: the contents of partitions as layers (stack.c). */
 int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io);
 
-/* Entry point for one opened device or image. */
-int ba_audit_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
-		const char *diskdir, const char *devdir);
+/* scan/: one target into a device record of the report (target.c), and
+ * one opened device, partition or sysfs-only device (scan.c). */
+int ba_scan_path(struct blkalign_report *r, const char *path);
+int ba_scan_all(struct blkalign_report *r);
+int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
+	       const char *diskdir, const char *devdir);
+int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
+		      int fd, const char *diskdir, const char *devdir);
+int ba_scan_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
+		  const char *diskdir);
+const char *ba_base_name(const char *path);
 
 /* Report internals used by json.c. */
 struct blkalign_report {

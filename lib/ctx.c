@@ -69,11 +69,6 @@ int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
 	return 0;
 }
 
-static bool is_pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
-
 /**
  * blkalign_ctx_set_image_geometry: the topology assumed for image files.
  * Returns: 0, or -EINVAL when a value is impossible (sector sizes must be
@@ -89,9 +84,9 @@ int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
 		return -EINVAL;
 	lss = g->logical_sector_size ? g->logical_sector_size : 512;
 	pss = g->physical_sector_size ? g->physical_sector_size : lss;
-	if (!is_pow2(lss) || lss < 512 || lss > 65536)
+	if (!ba_is_pow2(lss) || lss < 512 || lss > 65536)
 		return -EINVAL;
-	if (!is_pow2(pss) || pss < lss || pss > 65536)
+	if (!ba_is_pow2(pss) || pss < lss || pss > 65536)
 		return -EINVAL;
 	if (g->minimum_io_size % lss || g->optimal_io_size % lss)
 		return -EINVAL;
@@ -108,7 +103,7 @@ int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
  */
 int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes)
 {
-	if (!ctx || !is_pow2(bytes) || bytes < 512 || bytes > 65536)
+	if (!ctx || !ba_is_pow2(bytes) || bytes < 512 || bytes > 65536)
 		return -EINVAL;
 	ctx->page_size = bytes;
 	return 0;

@@ -3,6 +3,7 @@
  * device.c - the record of one audited device: its layers, findings and
  * problems, and the string pool that owns their text.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,8 +189,29 @@ void ba_device_publish(struct ba_device *d)
 	d->pub.nproblems = d->nproblems;
 }
 
+/**
+ * ba_device_add_marker: record that layer @layer starts with the fix
+ * marker @m (the rules judge it).  Returns: 0 or -ENOMEM.
+ */
+int ba_device_add_marker(struct ba_device *d, int layer,
+			 const struct ba_fix_marker *m)
+{
+	struct ba_marker *v =
+		realloc(d->markers, (d->nmarkers + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	d->markers = v;
+	v[d->nmarkers].layer = layer;
+	v[d->nmarkers++].m = *m;
+	return 0;
+}
+
 void ba_device_release(struct ba_device *d)
 {
+	free(d->dos);
+	free(d->gpt);
+	free(d->markers);
 	free(d->layers);
 	free(d->findings);
 	free(d->problems);

@@ -11,12 +11,9 @@
  * that says "found" must return sane values: a power-of-two block size
  * and a NUL-terminated type.
  *
- * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Ilib -Iinclude tests/fuzz/fuzz-fs.c tests/fuzz/fuzz-common.c \
- *     lib/io.c lib/cursor.c lib/probe/{ext,xfs,btrfs,fat,ntfs,swap}.c \
- *     -o fuzz-fs
- *   ./fuzz-fs -max_total_time=60 tests/fuzz/corpus/fuzz-fs
+ * Build and run: tools/fuzz-run (clang, -Dfuzz=true, in build-fuzz/), or
+ *   build-fuzz/tests/fuzz/fuzz-fs -max_total_time=60 \
+ *     tests/fuzz/corpus/fuzz-fs
  * Seeds: tests/fixtures/fs-make-corpus.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-gpt.c - ba_gpt_check() (lib/probe/gpt.c), the one on-disk parser
+ * fuzz-gpt.c - ba_gpt_check() (lib/scan/probe/gpt.c), the one on-disk parser
  * of our own, on the input bytes as an in-memory device, with 512- and
  * 4096-byte sectors.  Besides memory errors (ASan) and undefined
  * behaviour (UBSan), it checks what a header marked OK promises.

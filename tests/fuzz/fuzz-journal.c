@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-journal.c - ba_journal_open() (lib/fix-journal.c), the parser of
+ * fuzz-journal.c - ba_journal_open() (lib/act/fix-journal.c), the parser of
  * the journal `blkalign fix --resume/--rollback` trusts, on the input as
  * a file, then what --resume and --rollback would need of it
  * (ba_fix_lacks).  The input's last byte chooses: bit 0, repair it

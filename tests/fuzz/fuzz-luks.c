@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-luks.c - libFuzzer target: the LUKS1/LUKS2 prober
- * (lib/probe/luks.c), binary headers and the LUKS2 JSON area through
+ * (lib/scan/probe/luks.c), binary headers and the LUKS2 JSON area through
  * json-c, on the input as an in-memory device.
  *
  * Each input probes the whole device, a region 4096 bytes in (a
@@ -10,11 +10,9 @@
  * encryption sector size of 0 or a power of two from 512 to 4096.
  * LUKS2 has no checksum check of ours to get past (see luks.c).
  *
- * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Ilib -Iinclude tests/fuzz/fuzz-luks.c tests/fuzz/fuzz-common.c \
- *     lib/io.c lib/probe/luks.c -ljson-c -o fuzz-luks
- *   ./fuzz-luks -max_total_time=60 tests/fuzz/corpus/fuzz-luks
+ * Build and run: tools/fuzz-run (clang, -Dfuzz=true, in build-fuzz/), or
+ *   build-fuzz/tests/fuzz/fuzz-luks -max_total_time=60 \
+ *     tests/fuzz/corpus/fuzz-luks
  */
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-lvm.c - libFuzzer target: the LVM2 PV prober (lib/probe/lvm.c) on
+ * fuzz-lvm.c - libFuzzer target: the LVM2 PV prober (lib/scan/probe/lvm.c) on
  * the input as an in-memory device.
  *
  * Each input runs twice: as given, and as a copy whose three CRCs (label,
@@ -11,11 +11,9 @@
  * device.  A "found" PV must have pe_start past its label and inside the
  * region, and data_offset == pe_start.
  *
- * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Ilib -Iinclude tests/fuzz/fuzz-lvm.c tests/fuzz/fuzz-common.c \
- *     lib/io.c lib/cursor.c lib/crc32.c lib/probe/lvm.c -o fuzz-lvm
- *   ./fuzz-lvm -max_total_time=60 tests/fuzz/corpus/fuzz-lvm
+ * Build and run: tools/fuzz-run (clang, -Dfuzz=true, in build-fuzz/), or
+ *   build-fuzz/tests/fuzz/fuzz-lvm -max_total_time=60 \
+ *     tests/fuzz/corpus/fuzz-lvm
  */
 #include <endian.h>
 #include <errno.h>

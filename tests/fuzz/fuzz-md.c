@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-md.c - libFuzzer target: the md superblock prober (lib/probe/md.c)
+ * fuzz-md.c - libFuzzer target: the md superblock prober (lib/scan/probe/md.c)
  * on the input as an in-memory member device.
  *
  * Each input runs twice: as given, and as a copy whose 0.90 and 1.x
@@ -12,11 +12,9 @@
  * 1 <= data disks <= raid disks, a whole-sector chunk, a superblock
  * inside the region.
  *
- * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Ilib -Iinclude tests/fuzz/fuzz-md.c tests/fuzz/fuzz-common.c \
- *     lib/io.c lib/probe/md.c -o fuzz-md
- *   ./fuzz-md -max_total_time=60 tests/fuzz/corpus/fuzz-md
+ * Build and run: tools/fuzz-run (clang, -Dfuzz=true, in build-fuzz/), or
+ *   build-fuzz/tests/fuzz/fuzz-md -max_total_time=60 \
+ *     tests/fuzz/corpus/fuzz-md
  */
 #include <endian.h>
 #include <errno.h>

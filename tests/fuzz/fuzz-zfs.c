@@ -11,11 +11,9 @@
  * twice is too slow to do for every input: the walker has already
  * refused most of them, and the prober would only say -EINVAL).
  *
- * Build by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *     -Ilib -Iinclude tests/fuzz/fuzz-zfs.c tests/fuzz/fuzz-common.c \
- *     lib/io.c lib/cursor.c -o fuzz-zfs
- *   ./fuzz-zfs -max_total_time=60 tests/fuzz/corpus/fuzz-zfs
+ * Build and run: tools/fuzz-run (clang, -Dfuzz=true, in build-fuzz/), or
+ *   build-fuzz/tests/fuzz/fuzz-zfs -max_total_time=60 \
+ *     tests/fuzz/corpus/fuzz-zfs
  * Seeds: tests/fixtures/fs-make-corpus.
  */
 #define ba_zfs_prober fuzz_zfs_prober

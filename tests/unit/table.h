@@ -17,6 +17,21 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * A case that needs a file of ../shared (@what) it cannot have: skipped
+ * with the reason outside CI, failed in CI (CI=true), where ../shared is
+ * part of the machine and its absence a broken setup.
+ */
+#define NEED_SHARED(what)                                                      \
+	do {                                                                   \
+		const char *ci_ = getenv("CI");                                \
+		if (ci_ && ci_[0] == 't')                                      \
+			fail_msg("%s: not there, and CI has ../shared",        \
+				 (what));                                      \
+		print_message("[  SKIP    ] %s: no ../shared here\n", (what)); \
+		skip();                                                        \
+	} while (0)
+
 static inline int run_table(const char *group, CMUnitTestFunction fn,
 			    const void *rows, size_t stride, size_t n)
 {

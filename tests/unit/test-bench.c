@@ -2,7 +2,7 @@
 /*
  * test-bench.c - the phase sweep and the physical-sector inference, over
  * the latency-injecting "sim" engine and the "null" engine.  Expected
- * values are worked out by hand from the sim's model (lib/bench/
+ * values are worked out by hand from the sim's model (lib/act/bench/
  * engine-sim.c): a write costs write_ns plus rmw_ns per physical sector
  * it covers in part; 4 KiB at phase k (k * 512 bytes from a 64 KiB grid)
  * on 4 KiB sectors starting at ao covers two sectors in part unless

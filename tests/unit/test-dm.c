@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-dm.c - device-mapper table lines (lib/dm.c ba_dm_parse_line):
+ * test-dm.c - device-mapper table lines (lib/scan/dm.c ba_dm_parse_line):
  * where the first target starts on the device below.
  */
 #include <errno.h>

@@ -4,7 +4,7 @@
  * the soft block size chosen at first open (block/bdev.c
  * set_init_blocksize()) and a partition's alignment_offset
  * (queue_limit_alignment_offset()).  Expected values are worked out by
- * hand in the comments, from ../shared/research/domain-facts.md §1.1 and
+ * hand in the comments, from docs/facts.md §1.1 and
  * §3.1 and peer-tools.md §5.
  */
 #include "blkalign.h"

@@ -2,7 +2,7 @@
 /*
  * test-model.c - the I/O cost model, formula by formula.  Every expected
  * number is worked out by hand in the comments from the rules in
- * lib/model.c, ../shared/research/domain-facts.md §1.4 (measured on a
+ * lib/analyze/model.c, docs/facts.md §1.4 (measured on a
  * 6.18 loop device), §1.6 (seed 002) and §5 (RAID-5), never taken from
  * the model's own output.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-plan.c - the realignment planner (lib/plan.c): the grain, the
+ * test-plan.c - the realignment planner (lib/analyze/plan.c): the grain, the
  * grid rounding with alignment offsets, the decision for one partition
  * (move, resize, optional, impossible), the room a partition has (next
  * partition, EBR sector of the next logical one, extended container,
@@ -612,11 +612,12 @@ static const struct plan_row plan_rows[] = {
 	},
 	{
 		/* GPT, 64 MiB disk: last usable LBA 131038 (131072 - 34),
-		 * usable end 131039 sectors (blkalign_plan_new without a
-		 * readable table uses the disk size; ba_plan_rooms is
-		 * given 131039 here).  34 -> 2048; 129024 sectors not
-		 * sized: end 131072 > 131039, 2048 + 129024 = 131072
-		 * too: impossible */
+		 * usable end 131039 sectors (the device's table says so,
+		 * build_device; ba_plan_rooms is given it in test_limit;
+		 * with the disk size instead, the move would fit and run
+		 * over the backup GPT).  34 -> 2048 on the grain: 129024
+		 * sectors not sized end at 131072 > 131039; the 4 KiB grid
+		 * next (item 4 of issue 11): 34 -> 40, end 129064 fits */
 		"gpt-last-usable",
 		4096,
 		"gpt",
@@ -625,9 +626,26 @@ static const struct plan_row plan_rows[] = {
 		1,
 		S(131039),
 		-1,
+		BLKALIGN_PLAN_MOVE,
+		S(40),
+		S(129024),
+	},
+	{
+		/* the same disk filled to the last usable LBA: 34+131005;
+		 * kept whole, the size rounds up to 131008 (4 KiB); at 40
+		 * it ends at 131048 > 131039: impossible.  Against the disk
+		 * size (131072) it would fit, over the backup GPT. */
+		"gpt-backup-in-the-way",
+		4096,
+		"gpt",
+		64 * MIB,
+		{{1, S(34), S(131005), 0}},
+		1,
+		S(131039),
+		-1,
 		BLKALIGN_PLAN_IMPOSSIBLE,
 		S(34),
-		S(129024),
+		S(131005),
 	},
 };
 
@@ -665,6 +683,15 @@ static void build_device(const struct plan_row *r, struct blkalign_device *d,
 	d->topology.page_size.value = 4096;
 	d->topology.max_segments.value = 128;
 	d->topology.max_sectors_kb.value = 1280;
+	if (!strcmp(r->scheme, "gpt")) {
+		/* what the audit records of a GPT of 128 entries */
+		d->table.id = "c180151c-82b6-43d5-8125-34fa7053323f";
+		d->table.usable_start = S(34);
+		d->table.usable_end = r->disk_size - S(33);
+		d->table.usable_from_table = true;
+		layers[1].uuid = "dbe662fd-9e6a-4d10-8ad5-0e896508f932";
+		layers[1].part_name = "root";
+	}
 }
 
 static void test_limit(void **state)
@@ -692,10 +719,15 @@ static void test_plan(void **state)
 	const struct blkalign_plan_part *pp = NULL;
 
 	build_device(r, &d, layers);
-	/* the GPT row needs the usable end: not readable here, skip it */
-	if (!strcmp(r->scheme, "gpt"))
-		skip();
 	assert_int_equal(blkalign_plan_new(&d, &p), 0);
+	/* the table's facts pass through, nothing is read */
+	assert_int_equal(p->usable_end,
+			 d.table.usable_end ? d.table.usable_end : d.size);
+	if (d.table.id) {
+		assert_string_equal(p->label_id, d.table.id);
+		assert_string_equal(p->parts[0].uuid, layers[1].uuid);
+		assert_string_equal(p->parts[0].part_name, "root");
+	}
 	for (size_t k = 0; k < p->nparts; k++)
 		if (p->parts[k].layer == r->layer)
 			pp = &p->parts[k];

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-probe-fs.c - the filesystem probers (lib/probe/{ext,xfs,btrfs,fat,
+ * test-probe-fs.c - the filesystem probers (lib/scan/probe/{ext,xfs,btrfs,fat,
  * ntfs,swap}.c) on superblocks built in memory.  Each row starts from a
  * valid superblock of its format, patches a few fields and says what the
  * prober must answer: the decoded values, "absent" (1) or a lie
  * (-EINVAL/-ERANGE).  Expected values are worked out by hand in the
- * comments from the on-disk rules (../shared/research/domain-facts.md
+ * comments from the on-disk rules (docs/facts.md
  * §4.7 and the format specs cited in each parser).
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-probe-luks.c - the LUKS prober (lib/probe/luks.c) on headers
+ * test-probe-luks.c - the LUKS prober (lib/scan/probe/luks.c) on headers
  * written here from the LUKS1 and LUKS2 on-disk specifications (binary
  * headers big-endian; LUKS2 JSON shaped like cryptsetup 2.6.1's), each
  * row changing one thing; and util-linux's luks2.img fragment when
@@ -479,15 +479,13 @@ static void test_corpus_fragment(void **state)
 	size_t len = 0;
 
 	(void)state;
-	if (!shared || !*shared) {
-		print_message("skipped: TS_SHARED is not set (no ../shared)\n");
-		skip();
-	}
+	if (!shared || !*shared)
+		NEED_SHARED("TS_SHARED (../shared)");
 	snprintf(path, sizeof(path),
 		 "%s/corpus/util-linux/images-fs/luks2.img.xz", shared);
 	img = xz_load(path, &len);
 	if (!img)
-		skip();
+		NEED_SHARED(path);
 	assert_int_equal(len, 4096);
 	ba_io_init_mem(&io, img, len);
 	assert_int_equal(ba_luks_prober.probe(&io, 0, len, &c), -ERANGE);

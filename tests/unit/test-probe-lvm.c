@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-probe-lvm.c - the LVM2 PV prober (lib/probe/lvm.c) on physical
+ * test-probe-lvm.c - the LVM2 PV prober (lib/scan/probe/lvm.c) on physical
  * volumes written here from lvm2's layout.h (label, PV header, metadata
  * area header, circular text buffer), each row changing one thing.
  * The CRC is written out again here (lvm2 lib/misc/crc.c) and checked

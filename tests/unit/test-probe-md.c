@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-probe-md.c - the md superblock prober (lib/probe/md.c).
+ * test-probe-md.c - the md superblock prober (lib/scan/probe/md.c).
  *
  * 1. Superblocks written here, from md_p.h's layout (0.90 in both byte
  *    orders, 1.0, 1.1, 1.2), each row changing one thing; the expected
@@ -571,14 +571,12 @@ static void test_corpus(void **state)
 	uint8_t *img;
 	size_t len = 0;
 
-	if (!shared || !*shared) {
-		print_message("skipped: TS_SHARED is not set (no ../shared)\n");
-		skip();
-	}
+	if (!shared || !*shared)
+		NEED_SHARED("TS_SHARED (../shared)");
 	snprintf(path, sizeof(path), "%s/corpus/%s", shared, r->file);
 	img = xz_load(path, &len);
 	if (!img)
-		skip();
+		NEED_SHARED(path);
 	size = len;
 	if (r->part) {
 		/* dos partition entry 1: start and size at 446 + 8 / + 12 */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-probe-zfs.c - the ZFS label prober (lib/probe/zfs.c) on vdevs
+ * test-probe-zfs.c - the ZFS label prober (lib/scan/probe/zfs.c) on vdevs
  * built in memory: XDR nvlists written here pair by pair, sealed with the
  * label's SHA-256 as OpenZFS does (checksum words = the label's offset
  * while hashing), placed at L0/L1/L2/L3.  Then the nvlist walker alone on
@@ -9,7 +9,7 @@
  *
  * The parser's static functions are reached by including the source; its
  * descriptor is renamed so the test never clashes with the library's.
- * Layout facts: ../shared/research/domain-facts.md §4.8; the real image
+ * Layout facts: docs/facts.md §4.8; the real image
  * (util-linux zfs.img) is checked by tests/ts/probe-fs/corpus.
  */
 #define ba_zfs_prober test_zfs_prober

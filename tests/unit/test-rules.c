@@ -545,7 +545,7 @@ static void set_value(struct blkalign_value *v, int64_t value)
 	v->source = BLKALIGN_SRC_OPTION;
 }
 
-/* What audit.c does for an image, with the row's topology and layers. */
+/* What scan/scan.c does for an image, with the row's topology and layers. */
 static void build_device(struct ba_device *d, const struct rules_row *r)
 {
 	struct blkalign_topology *t = &d->pub.topology;

@@ -7,7 +7,7 @@
 # tests/fixtures/mk-md.py, pvcreate, cryptsetup luksFormat, mkfs), runs
 # `blkalign check --json` on it (under timeout, through ba_check) and
 # compares the whole layer tree and every finding, numbers included, with
-# values written by hand from the rules (lib/rules-stack.c, blkalign(8)
+# values written by hand from the rules (lib/analyze/rules-stack.c, blkalign(8)
 # FINDINGS, docs/stack.md).  Nothing may be written to the image.
 
 . "$(dirname "$0")/../../functions.sh"

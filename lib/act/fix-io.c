@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-io.c - the files fix reads and writes: the target (O_DIRECT when
+ * the file system allows it) and the journal.  Every read, write and
+ * flush goes through the I/O backend the caller chose (struct
+ * blkalign_fix_io, as e2fsprogs' io_manager): the system's calls by
+ * default; the crash tests select one of their own (tests/fault/) that
+ * kills, cuts the power or fails at the N-th write.  The library itself
+ * has no test hooks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fix.h"
+
+static int sys_read(void *data, enum blkalign_fix_file file, int fd, void *buf,
+		    size_t len, uint64_t off)
+{
+	(void)data;
+	(void)file;
+	return ba_pread_full(fd, buf, len, off); /* short: past the end */
+}
+
+static int sys_write(void *data, enum blkalign_fix_file file, int fd,
+		     const void *buf, size_t len, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	(void)data;
+	(void)file;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int sys_flush(void *data, enum blkalign_fix_file file, int fd)
+{
+	(void)data;
+	(void)file;
+	return fdatasync(fd) ? -errno : 0;
+}
+
+static const struct blkalign_fix_io sys_io = {
+	.size = sizeof(struct blkalign_fix_io),
+	.read = sys_read,
+	.write = sys_write,
+	.flush = sys_flush,
+};
+
+/** blkalign_fix_io_default: pread, pwrite and fdatasync, whole. */
+const struct blkalign_fix_io *blkalign_fix_io_default(void)
+{
+	return &sys_io;
+}
+
+void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops)
+{
+	memset(io, 0, sizeof(*io));
+	io->ops = ops && ops->size >= sizeof(*ops) && ops->read && ops->write &&
+				  ops->flush
+			  ? ops
+			  : &sys_io;
+}
+
+void *ba_file_alloc(size_t len)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, len ? len : 4096))
+		return NULL;
+	memset(p, 0, len);
+	return p;
+}
+
+/**
+ * ba_file_buffer: an O_DIRECT buffer of @len bytes that the caller fills
+ * by reading before it uses it: not zeroed (zeroing tens of MiB costs
+ * more than a level's flush), and in huge pages where the kernel has
+ * them for the asking, so that the first read faults in few pages.
+ */
+void *ba_file_buffer(size_t len)
+{
+	size_t huge = (size_t)2 << 20;
+	void *p = NULL;
+
+	if (len < huge)
+		return ba_file_alloc(len);
+	if (posix_memalign(&p, huge, len))
+		return NULL;
+	(void)madvise(p, len, MADV_HUGEPAGE); /* only a hint */
+	return p;
+}
+
+/**
+ * ba_file_open: open @path with @flags (plus O_DIRECT when @direct and the
+ * file system takes it), its I/O through @io.  Returns 0 or -errno.
+ */
+int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
+		 enum blkalign_fix_file which, const char *path, int flags,
+		 bool direct)
+{
+	struct stat st;
+	int fd = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = path;
+	f->which = which;
+	f->io = io;
+	if (direct)
+		fd = open(path, flags | O_DIRECT | O_CLOEXEC, 0600);
+	if (fd < 0 && (!direct || errno == EINVAL))
+		fd = open(path, flags | O_CLOEXEC, 0600);
+	else
+		f->direct = direct;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		if (ioctl(fd, BLKGETSIZE64, &f->size)) {
+			int e = -errno;
+
+			close(fd);
+			return e;
+		}
+	} else {
+		f->size = (uint64_t)st.st_size;
+	}
+	f->fd = fd;
+	return 0;
+}
+
+/* Close @f; one never opened (zeroed: no backend) or closed is left. */
+void ba_file_close(struct ba_file *f)
+{
+	if (!f->io || f->fd < 0)
+		return;
+	if (f->io->ops->close)
+		f->io->ops->close(f->io->ops->data, f->which, f->fd);
+	close(f->fd);
+	f->fd = -1;
+}
+
+int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off)
+{
+	return f->io->ops->read(f->io->ops->data, f->which, f->fd, buf, len,
+				off);
+}
+
+int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
+{
+	__atomic_add_fetch(&f->io->writes, 1, __ATOMIC_RELAXED);
+	return f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
+				 off);
+}
+
+int ba_file_flush(struct ba_file *f)
+{
+	__atomic_add_fetch(&f->io->flushes, 1, __ATOMIC_RELAXED);
+	return f->io->ops->flush(f->io->ops->data, f->which, f->fd);
+}
+
+/**
+ * ba_file_verify: does @f hold the @len bytes of @buf at @off (read back
+ * past any cache: the target is O_DIRECT)?  0, -EIO when not, -errno.
+ */
+int ba_file_verify(struct ba_file *f, const void *buf, size_t len, uint64_t off)
+{
+	uint8_t *back = ba_file_buffer(len);
+	int rc;
+
+	if (!back)
+		return -ENOMEM;
+	rc = ba_file_read(f, back, len, off);
+	if (!rc && memcmp(back, buf, len))
+		rc = -EIO;
+	free(back);
+	return rc;
+}
+
+/**
+ * ba_file_write_check: write @len bytes of @buf at @off, flush, and read
+ * them back (ba_file_verify).  For the bytes fix puts back from its
+ * journal (head, boundaries, batches, table), which exist nowhere else.
+ */
+int ba_file_write_check(struct ba_file *f, const void *buf, size_t len,
+			uint64_t off)
+{
+	int rc = ba_file_write(f, buf, len, off);
+
+	if (!rc)
+		rc = ba_file_flush(f);
+	return rc ? rc : ba_file_verify(f, buf, len, off);
+}

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model-finding.c - the model applied to what `check` found: the model's
+ * geometry and layer from an audited device, and the one-line cost of a
+ * finding on the standard workloads (docs/model.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkalignP.h"
+
+static uint32_t u32(const struct blkalign_value *v)
+{
+	if (v->source == BLKALIGN_SRC_NONE || v->value <= 0 ||
+	    v->value > UINT32_MAX)
+		return 0;
+	return (uint32_t)v->value;
+}
+
+/**
+ * blkalign_model_geometry_from_device: the model's geometry from the
+ * topology of an audited device (read_ahead_kb included: the audit
+ * keeps it), nothing read.
+ * Returns: 0 or -EINVAL.
+ */
+int blkalign_model_geometry_from_device(const struct blkalign_device *d,
+					struct blkalign_model_geometry *g)
+{
+	const struct blkalign_topology *t;
+
+	if (!d || !g)
+		return -EINVAL;
+	t = &d->topology;
+	memset(g, 0, sizeof(*g));
+	g->logical_sector_size = u32(&t->logical_sector_size);
+	g->physical_sector_size = u32(&t->physical_sector_size);
+	g->minimum_io_size = u32(&t->minimum_io_size);
+	g->optimal_io_size = u32(&t->optimal_io_size);
+	g->alignment_offset = u32(&t->alignment_offset);
+	g->max_segments = u32(&t->max_segments);
+	g->max_sectors_kb = u32(&t->max_sectors_kb);
+	g->max_segment_size = u32(&t->max_segment_size);
+	if (t->virt_boundary_mask.source != BLKALIGN_SRC_NONE &&
+	    t->virt_boundary_mask.value > 0)
+		g->virt_boundary_mask = (uint64_t)t->virt_boundary_mask.value;
+	g->page_size = u32(&t->page_size);
+	if (t->read_ahead_kb.source != BLKALIGN_SRC_NONE)
+		g->read_ahead_kb = u32(&t->read_ahead_kb);
+	blkalign_model_geometry_defaults(g);
+	if (g->alignment_offset >= g->physical_sector_size)
+		g->alignment_offset %= g->physical_sector_size;
+	return 0;
+}
+
+/**
+ * blkalign_model_layer_from_device: layer @i of @d for the model; when
+ * the device itself is an md array (layer 0 carries its geometry), the
+ * layers on it get the RAID below them.
+ * Returns: 0 or -EINVAL.
+ */
+int blkalign_model_layer_from_device(const struct blkalign_device *d, size_t i,
+				     struct blkalign_model_layer *l)
+{
+	const struct blkalign_layer *disk;
+
+	if (!d || !l || i >= d->nlayers)
+		return -EINVAL;
+	memset(l, 0, sizeof(*l));
+	l->start = d->layers[i].start;
+	l->size = d->layers[i].size;
+	disk = &d->layers[0];
+	if (disk->raid_disks && disk->raid_chunk &&
+	    (disk->raid_level == 0 || disk->raid_level == 1 ||
+	     disk->raid_level == 4 || disk->raid_level == 5 ||
+	     disk->raid_level == 6 || disk->raid_level == 10)) {
+		l->raid_level = disk->raid_level;
+		l->raid_disks = disk->raid_disks;
+		l->raid_chunk = disk->raid_chunk;
+	}
+	return 0;
+}
+
+/* Data disks of the RAID levels the model knows (md-sysfs.c agrees). */
+static uint64_t data_disks(const struct blkalign_model_layer *l)
+{
+	switch (l->raid_level) {
+	case 1:
+		return 1;
+	case 4:
+	case 5:
+		return l->raid_disks - 1;
+	case 6:
+		return l->raid_disks - 2;
+	case 10:
+		return l->raid_disks / 2;
+	}
+	return l->raid_disks;
+}
+
+static int run(const struct blkalign_model_geometry *g,
+	       const struct blkalign_model_layer *l, const char *preset,
+	       uint64_t io_size, enum blkalign_kernel k,
+	       struct blkalign_model *m)
+{
+	struct blkalign_workload w;
+	int rc = blkalign_workload_preset(preset, &w);
+
+	if (rc)
+		return rc;
+	if (io_size)
+		w.io_size = io_size;
+	if (w.io_size > l->size)
+		return -EINVAL;
+	/* the cost of one period is enough for a per-I/O line */
+	if (w.pattern == BLKALIGN_IO_RANDOM)
+		w.total = 1024 * w.io_size;
+	else if (!w.total || w.total > 256 * MIB)
+		w.total = 256 * MIB;
+	return blkalign_model_run(g, l, &w, k, m);
+}
+
+static double per(uint64_t n, uint64_t of)
+{
+	return of ? (double)n / (double)of : 0.0;
+}
+
+static int cost_soft_block(const struct blkalign_model_geometry *g,
+			   const struct blkalign_model_layer *l, char *buf,
+			   size_t len)
+{
+	struct blkalign_model m, old;
+	char a[32], b[32];
+	int rc, n;
+
+	rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT, &m);
+	if (rc)
+		return rc;
+	n = snprintf(
+		buf, len,
+		"buffered writes (mkfs, dd): %.1fx requests, at most %s "
+		"instead of %s; reads and direct I/O: no change",
+		blkalign_model_ratio(m.cost.requests, m.cost_aligned.requests),
+		ba_size_words(m.cost.request_max, a, sizeof(a), " bytes"),
+		ba_size_words(m.cost_aligned.request_max, b, sizeof(b),
+			      " bytes"));
+	if (g->virt_boundary_mask && n > 0 && (size_t)n < len &&
+	    run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_PRE_4_11,
+		&old) == 0)
+		snprintf(buf + n, len - (size_t)n,
+			 "; before Linux 4.11 (virt boundary): %.1fx",
+			 blkalign_model_ratio(old.cost.requests,
+					      old.cost_aligned.requests));
+	return 0;
+}
+
+/* Starts off the physical sector grid: the drive's read-modify-writes. */
+static int cost_physical(const struct blkalign_model_geometry *g,
+			 const struct blkalign_model_layer *l, char *buf,
+			 size_t len)
+{
+	struct blkalign_model r, s;
+	int rc;
+
+	rc = run(g, l, "rand-write-4k", 0, BLKALIGN_KERNEL_CURRENT, &r);
+	if (!rc)
+		rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT,
+			 &s);
+	if (rc)
+		return rc;
+	snprintf(buf, len,
+		 "direct 4 KiB writes: %.1f read-modify-writes per write at "
+		 "the drive, %.1fx physical sectors; sequential writes: %.1f "
+		 "per request",
+		 per(r.cost.rmw, r.cost.ios),
+		 blkalign_model_ratio(r.cost.physical_sectors,
+				      r.cost_aligned.physical_sectors),
+		 per(s.cost.rmw, s.cost.requests));
+	return 0;
+}
+
+/* A start off a RAID (or device) unit: writes of that unit straddle. */
+static int cost_unit(const struct blkalign_model_geometry *g,
+		     const struct blkalign_model_layer *l, uint64_t unit,
+		     bool stripe, char *buf, size_t len)
+{
+	struct blkalign_model_layer ll = *l;
+	struct blkalign_model m;
+	char a[32];
+	int rc;
+
+	if (!unit)
+		return -ENOENT;
+	if (!ll.raid_disks) {
+		/* a device advertising its units: count what is straddled */
+		ll.raid_level = 0;
+		ll.raid_disks = 2;
+		ll.raid_chunk = unit;
+	}
+	rc = run(g, &ll, "rand-write-4k", unit, BLKALIGN_KERNEL_CURRENT, &m);
+	if (rc)
+		return rc;
+	if (l->raid_disks && l->raid_level >= 4 && l->raid_level <= 6) {
+		snprintf(
+			buf, len,
+			"direct %s writes: %.1f member I/Os each (%.1f reads) "
+			"instead of %.1f: %.1fx",
+			ba_size_words(unit, a, sizeof(a), " bytes"),
+			per(m.cost.raid_reads + m.cost.raid_writes, m.cost.ios),
+			per(m.cost.raid_reads, m.cost.ios),
+			per(m.cost_aligned.raid_reads +
+				    m.cost_aligned.raid_writes,
+			    m.cost_aligned.ios),
+			blkalign_model_ratio(
+				m.cost.raid_reads + m.cost.raid_writes,
+				m.cost_aligned.raid_reads +
+					m.cost_aligned.raid_writes));
+		return 0;
+	}
+	snprintf(buf, len,
+		 "direct %s writes: %.0f%% straddle two %s units of the "
+		 "device below (%.0f%% when aligned)",
+		 ba_size_words(unit, a, sizeof(a), " bytes"),
+		 100.0 * per(m.cost.chunk_straddles, m.cost.requests),
+		 stripe ? "stripe" : "I/O",
+		 100.0 * per(m.cost_aligned.chunk_straddles,
+			     m.cost_aligned.requests));
+	return 0;
+}
+
+/**
+ * blkalign_finding_cost: one line saying what finding @f of device @d
+ * costs on the standard workloads, from the model, e.g.
+ * "buffered writes (mkfs, dd): 8.0x requests, at most 64 KiB instead of
+ * 512 KiB; reads and direct I/O: no change".
+ * Returns: 0, -ENOENT when the finding has no modelled cost (layout
+ * errors, corrupt tables...), -EINVAL.
+ */
+int blkalign_finding_cost(const struct blkalign_device *d,
+			  const struct blkalign_finding *f, char *buf,
+			  size_t len)
+{
+	struct blkalign_model_geometry g;
+	struct blkalign_model_layer l;
+	const char *c;
+	int rc;
+
+	if (!d || !f || !buf || !len || f->layer < 0 ||
+	    (size_t)f->layer >= d->nlayers || !f->code)
+		return -EINVAL;
+	buf[0] = '\0';
+	rc = blkalign_model_geometry_from_device(d, &g);
+	if (!rc)
+		rc = blkalign_model_layer_from_device(d, (size_t)f->layer, &l);
+	if (rc)
+		return rc;
+	if (!l.size)
+		return -ENOENT;
+	c = f->code;
+	if (!strcmp(c, "soft-block-size"))
+		return cost_soft_block(&g, &l, buf, len);
+	if (!strcmp(c, "start-physical") || !strcmp(c, "lvm-pe-start") ||
+	    !strcmp(c, "luks-payload") || !strcmp(c, "raid-data-offset"))
+		return cost_physical(&g, &l, buf, len);
+	if (!strcmp(c, "size-physical")) {
+		snprintf(buf, len,
+			 "writes to its last physical sector: 1 "
+			 "read-modify-write each; elsewhere no change");
+		return 0;
+	}
+	if (!strcmp(c, "start-io-min") || !strcmp(c, "raid-chunk"))
+		return cost_unit(
+			&g, &l, l.raid_disks ? l.raid_chunk : g.minimum_io_size,
+			false, buf, len);
+	if (!strcmp(c, "start-io-opt") || !strcmp(c, "raid-stripe"))
+		return cost_unit(&g, &l,
+				 l.raid_disks ? l.raid_chunk * data_disks(&l)
+					      : g.optimal_io_size,
+				 true, buf, len);
+	if (!strcmp(c, "start-mib")) {
+		snprintf(buf, len,
+			 "none on this device: the same requests and "
+			 "no read-modify-write");
+		return 0;
+	}
+	return -ENOENT;
+}

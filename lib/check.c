@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.c - `check` as a pipeline: scan each target into a device record
+ * (scan/), judge it (analyze/: the rules), publish it into the report
+ * with its status bits.  Only scan/ reads devices and sysfs.
+ */
+#include <errno.h>
+
+#include "blkalignP.h"
+
+/* Judge and publish the records scanned since @first. */
+static void finish(struct blkalign_report *r, size_t first)
+{
+	for (size_t i = first; i < r->ndevices; i++) {
+		struct ba_device *d = r->devices[i];
+
+		if (d->scanned)
+			ba_rules_run(d);
+		ba_device_publish(d);
+		if (d->pub.failed) {
+			/* why is in its problems; the bit says it all */
+			r->status |= BLKALIGN_STATUS_FAILED;
+			continue;
+		}
+		for (size_t k = 0; k < d->nfindings; k++)
+			if (d->findings[k].severity != BLKALIGN_INFO)
+				r->status |= BLKALIGN_STATUS_FINDINGS;
+		if (d->nproblems)
+			r->status |= BLKALIGN_STATUS_INCOMPLETE;
+	}
+}
+
+/**
+ * blkalign_check_path: audit one image file or block device (or, with a
+ * sysroot, the named device of the saved tree) and add it to @r.
+ * Returns: 0 (findings and unreadable parts are in the report), or
+ * -errno when the target cannot be opened at all.
+ */
+int blkalign_check_path(struct blkalign_report *r, const char *path)
+{
+	size_t first;
+	int rc;
+
+	if (!r || !path)
+		return -EINVAL;
+	first = r->ndevices;
+	rc = ba_scan_path(r, path);
+	finish(r, first);
+	return rc;
+}
+
+/**
+ * blkalign_check_all: audit every block device of the machine (or of the
+ * sysroot) that has a size, like lsblk.  Devices that cannot be opened
+ * are audited from sysfs and marked incomplete.
+ * Returns: 0 or -errno when the device list cannot be read.
+ */
+int blkalign_check_all(struct blkalign_report *r)
+{
+	size_t first;
+	int rc;
+
+	if (!r)
+		return -EINVAL;
+	first = r->ndevices;
+	rc = ba_scan_all(r);
+	finish(r, first);
+	return rc;
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * json.c - the report as JSON, through json-c; nothing else in the tree
+ * includes json-c.  Keys are snake_case, byte counts are integers, and
+ * keys are only ever added (docs/json-schema.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+/* before blkalignP.h: json-c includes libc headers that banned.h would break */
+#include "jsonw.h"
+#include "blkalignP.h"
+
+static const struct {
+	const char *key;
+	size_t off;
+} topo_keys[] = {
+#define K(f)                                              \
+	{                                                 \
+#f, offsetof(struct blkalign_topology, f) \
+	}
+	K(logical_sector_size), K(physical_sector_size),
+	K(minimum_io_size),	K(optimal_io_size),
+	K(alignment_offset),	K(max_segments),
+	K(max_sectors_kb),	K(max_segment_size),
+	K(virt_boundary_mask),	K(rotational),
+	K(page_size),		K(read_ahead_kb),
+#undef K
+};
+
+static struct json_object *topology_json(const struct blkalign_topology *t)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *src = json_object_new_object();
+
+	for (size_t i = 0; i < sizeof(topo_keys) / sizeof(topo_keys[0]); i++) {
+		const struct blkalign_value *v =
+			(const void *)((const char *)t + topo_keys[i].off);
+
+		if (v->source == BLKALIGN_SRC_NONE) {
+			json_object_object_add(o, topo_keys[i].key, NULL);
+		} else {
+			ba_json_s64(o, topo_keys[i].key, v->value);
+		}
+		ba_json_str(src, topo_keys[i].key,
+			    blkalign_source_name(v->source));
+	}
+	ba_json_s64(o, "optimal_io_size_raw", t->optimal_io_size_raw);
+	ba_json_str(o, "optimal_io_note", t->optimal_io_note);
+	json_object_object_add(o, "sources", src);
+	return o;
+}
+
+/* The geometry of stack layers; keys with no value are left out. */
+static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
+{
+	ba_json_str(o, "version", l->version);
+	ba_json_s64(o, "data_offset", (int64_t)l->data_offset);
+	if (l->unit)
+		ba_json_s64(o, "unit", l->unit);
+	if (l->sector_size)
+		ba_json_s64(o, "sector_size", l->sector_size);
+	if (l->raid_disks) {
+		ba_json_s64(o, "raid_level", l->raid_level);
+		ba_json_s64(o, "raid_disks", l->raid_disks);
+		ba_json_s64(o, "raid_data_disks", l->raid_data_disks);
+		ba_json_s64(o, "raid_chunk", (int64_t)l->raid_chunk);
+		ba_json_s64(o, "raid_stripe_width",
+			    (int64_t)l->raid_stripe_width);
+	}
+	if (l->kind == BLKALIGN_LAYER_LVM)
+		ba_json_s64(o, "extent_size", (int64_t)l->extent_size);
+	if (l->kind == BLKALIGN_LAYER_FILESYSTEM) {
+		ba_json_s64(o, "fs_stride", (int64_t)l->fs_stride);
+		ba_json_s64(o, "fs_stripe_width", (int64_t)l->fs_stripe_width);
+	}
+	if (l->kind == BLKALIGN_LAYER_ZFS)
+		ba_json_s64(o, "ashift", l->zfs_ashift);
+}
+
+static struct json_object *layer_json(const struct blkalign_device *d,
+				      const struct blkalign_layer *l)
+{
+	struct json_object *o = json_object_new_object();
+
+	ba_json_str(o, "name", l->name);
+	ba_json_str(o, "kind", blkalign_layer_kind_name(l->kind));
+	if (l->kind == BLKALIGN_LAYER_PARTITION ||
+	    l->kind == BLKALIGN_LAYER_BSD)
+		ba_json_s64(o, "number", l->number);
+	ba_json_str(o, "scheme",
+		    l->kind == BLKALIGN_LAYER_DISK ? d->scheme : l->scheme);
+	ba_json_str(o, "type", l->type);
+	ba_json_s64(o, "start", (int64_t)l->start);
+	ba_json_s64(o, "size", (int64_t)l->size);
+	/* Block devices only: a stack layer has no soft block of its own. */
+	if (l->kind <= BLKALIGN_LAYER_BSD) {
+		ba_json_s64(o, "soft_block_size", l->soft_block_size);
+		ba_json_s64(o, "alignment_offset", l->alignment_offset);
+	}
+	ba_json_str(o, "parent",
+		    l->parent >= 0 ? d->layers[l->parent].name : NULL);
+	json_object_object_add(o, "extended",
+			       json_object_new_boolean(l->extended));
+	json_object_object_add(o, "logical",
+			       json_object_new_boolean(l->logical));
+	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
+		stack_fields(o, l);
+	if (l->lower_device) {
+		ba_json_str(o, "lower_device", l->lower_device);
+		ba_json_s64(o, "lower_start", (int64_t)l->lower_start);
+	}
+	if (l->uuid)
+		ba_json_str(o, "uuid", l->uuid);
+	if (l->part_name)
+		ba_json_str(o, "part_name", l->part_name);
+	return o;
+}
+
+/* The table's facts beside its partitions; null when none was read. */
+static struct json_object *table_json(const struct blkalign_table *t)
+{
+	struct json_object *o;
+
+	if (!t->usable_end)
+		return NULL;
+	o = json_object_new_object();
+	ba_json_str(o, "id", t->id);
+	ba_json_s64(o, "usable_start", (int64_t)t->usable_start);
+	ba_json_s64(o, "usable_end", (int64_t)t->usable_end);
+	json_object_object_add(o, "usable_source",
+			       json_object_new_string(t->usable_from_table
+							      ? "table"
+							      : "assumed"));
+	ba_json_str(o, "gpt_primary", t->gpt_primary);
+	ba_json_str(o, "gpt_backup", t->gpt_backup);
+	return o;
+}
+
+static struct json_object *finding_json(const struct blkalign_device *d,
+					const struct blkalign_finding *f)
+{
+	struct json_object *o = json_object_new_object();
+	char mc[256];
+
+	ba_json_str(o, "code", f->code);
+	ba_json_str(o, "severity", blkalign_severity_name(f->severity));
+	ba_json_str(o, "layer", d->layers[f->layer].name);
+	ba_json_str(o, "message", f->message);
+	ba_json_str(o, "explanation", f->explanation);
+	ba_json_str(o, "fix", f->fix);
+	ba_json_str(o, "model_cost",
+		    blkalign_finding_cost(d, f, mc, sizeof(mc)) ? NULL : mc);
+	ba_json_s64(o, "value", (int64_t)f->value);
+	ba_json_s64(o, "granularity", (int64_t)f->granularity);
+	ba_json_s64(o, "remainder", (int64_t)f->remainder);
+	ba_json_s64(o, "suggested", (int64_t)f->suggested);
+	if (f->soft_block_size) {
+		ba_json_s64(o, "soft_block_size", f->soft_block_size);
+		ba_json_s64(o, "request_cap", (int64_t)f->request_cap);
+		ba_json_s64(o, "request_cap_aligned",
+			    (int64_t)f->request_cap_aligned);
+	}
+	return o;
+}
+
+static struct json_object *device_json(const struct blkalign_device *d)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *layers = json_object_new_array();
+	struct json_object *findings = json_object_new_array();
+	struct json_object *problems = json_object_new_array();
+
+	ba_json_str(o, "path", d->path);
+	ba_json_str(o, "name", d->name);
+	ba_json_str(o, "type",
+		    d->failed		 ? "unknown"
+		    : d->is_block_device ? "block"
+					 : "image");
+	ba_json_s64(o, "size", (int64_t)d->size);
+	ba_json_str(o, "scheme", d->scheme);
+	ba_json_s64(o, "bytes_read", (int64_t)d->bytes_read);
+	json_object_object_add(o, "topology", topology_json(&d->topology));
+	json_object_object_add(o, "table", table_json(&d->table));
+	for (size_t i = 0; i < d->nlayers; i++)
+		json_object_array_add(layers, layer_json(d, &d->layers[i]));
+	for (size_t i = 0; i < d->nfindings; i++)
+		json_object_array_add(findings,
+				      finding_json(d, &d->findings[i]));
+	for (size_t i = 0; i < d->nproblems; i++)
+		json_object_array_add(problems,
+				      json_object_new_string(d->problems[i]));
+	json_object_object_add(o, "layers", layers);
+	json_object_object_add(o, "findings", findings);
+	json_object_object_add(o, "problems", problems);
+	return o;
+}
+
+/**
+ * blkalign_report_write_json: write @r to @out as one JSON document.
+ * Returns: 0, -ENOMEM, or -EIO when writing failed.
+ */
+int blkalign_report_write_json(const struct blkalign_report *r, FILE *out)
+{
+	struct json_object *root, *devices;
+
+	if (!r || !out)
+		return -EINVAL;
+	root = ba_json_root();
+	devices = json_object_new_array();
+	if (!root || !devices) {
+		json_object_put(root);
+		json_object_put(devices);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->ndevices; i++)
+		json_object_array_add(devices,
+				      device_json(&r->devices[i]->pub));
+	json_object_object_add(root, "devices", devices);
+	ba_json_s64(root, "status", r->status);
+	return ba_json_write(root, out);
+}

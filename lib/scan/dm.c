@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dm.c - where a device-mapper device really starts: its table's first
+ * target (linear or striped) names the device below and the offset on it
+ * (Documentation/admin-guide/device-mapper/linear.rst, striped.rst).  A
+ * kpartx partition of a multipath device is a dm-linear target, so its
+ * true start on the disk is only visible here.
+ *
+ * The table comes from the kernel (DM_TABLE_STATUS on
+ * /dev/mapper/control, linux/dm-ioctl.h) or, in a saved tree
+ * (--sysroot), from the file dm/table next to dm/name: sysfs has no
+ * table, so blkalign's tree recorder saves `dmsetup table` there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/dm-ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "blkalignP.h"
+
+#define DM_BUF_SIZE (64 * 1024)
+
+/*
+ * One table line: "<start> <length> <type> <params>", e.g.
+ * "0 1000000 linear 254:144 2055" or
+ * "0 2097152 striped 2 128 8:16 2048 8:32 2048".
+ * Only the first device and its offset matter for where the data starts.
+ */
+int ba_dm_parse_line(const char *line, struct ba_dm_target *t)
+{
+	char type[16];
+	unsigned int maj, min;
+	unsigned long long start, len, off, chunk;
+	unsigned int stripes;
+	int n = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (sscanf(line, "%llu %llu %15s %n", &start, &len, type, &n) != 3 ||
+	    n <= 0)
+		return -EINVAL;
+	line += n;
+	snprintf(t->type, sizeof(t->type), "%s", type);
+	t->start_sectors = start;
+	t->length_sectors = len;
+	if (!strcmp(type, "linear")) {
+		if (sscanf(line, "%u:%u %llu", &maj, &min, &off) != 3)
+			return -EINVAL;
+	} else if (!strcmp(type, "striped")) {
+		if (sscanf(line, "%u %llu %u:%u %llu", &stripes, &chunk, &maj,
+			   &min, &off) != 5 ||
+		    stripes == 0 || chunk == 0)
+			return -EINVAL;
+		t->stripes = stripes;
+		t->chunk_sectors = chunk;
+	} else {
+		return 1; /* a target we do not place */
+	}
+	if (off > UINT64_MAX / 512)
+		return -ERANGE;
+	t->major = maj;
+	t->minor = min;
+	t->offset_sectors = off;
+	return 0;
+}
+
+/* The first line of the table from the kernel, into @buf. */
+static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
+		       size_t len)
+{
+	struct dm_ioctl *io;
+	struct dm_target_spec *spec;
+	int fd, rc = 0;
+
+	fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	io = calloc(1, DM_BUF_SIZE);
+	if (!io) {
+		close(fd);
+		return -ENOMEM;
+	}
+	io->version[0] = DM_VERSION_MAJOR;
+	io->version[1] = 0;
+	io->version[2] = 0;
+	io->data_size = DM_BUF_SIZE;
+	io->data_start = sizeof(*io);
+	io->flags = DM_STATUS_TABLE_FLAG;
+	io->dev = ((uint64_t)maj << 8) | (min & 0xff) |
+		  ((uint64_t)(min & ~0xffU) << 12);
+	if (ioctl(fd, DM_TABLE_STATUS, io) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (io->flags & DM_BUFFER_FULL_FLAG || io->target_count == 0 ||
+	    io->data_start + sizeof(*spec) > DM_BUF_SIZE) {
+		rc = io->target_count ? -E2BIG : -ENOENT;
+		goto out;
+	}
+	spec = (struct dm_target_spec *)((char *)io + io->data_start);
+	snprintf(buf, len, "%llu %llu %.*s %.*s",
+		 (unsigned long long)spec->sector_start,
+		 (unsigned long long)spec->length,
+		 (int)sizeof(spec->target_type), spec->target_type,
+		 (int)(DM_BUF_SIZE - io->data_start - sizeof(*spec)),
+		 (char *)(spec + 1));
+out:
+	free(io);
+	close(fd);
+	return rc;
+}
+
+/**
+ * ba_dm_first_target: the first target of the dm device @devdir
+ * (maj:min), from the kernel or from a saved tree's dm/table.
+ * Returns: 0, 1 when it is not a dm device or the target type is not
+ * placed (only linear and striped are), -errno.
+ */
+int ba_dm_first_target(const struct blkalign_ctx *ctx, const char *devdir,
+		       struct ba_dm_target *t)
+{
+	char line[512], dev[32];
+	unsigned int maj, min;
+	int rc;
+
+	if (ba_sysfs_read_str(devdir, "dm/name", line, sizeof(line)))
+		return 1;
+	if (ctx->sysroot) {
+		rc = ba_sysfs_read_str(devdir, "dm/table", line, sizeof(line));
+		if (rc)
+			return rc;
+		line[strcspn(line, "\n")] = '\0';
+	} else {
+		if (ba_sysfs_read_str(devdir, "dev", dev, sizeof(dev)) ||
+		    sscanf(dev, "%u:%u", &maj, &min) != 2)
+			return -EINVAL;
+		rc = table_ioctl(maj, min, line, sizeof(line));
+		if (rc)
+			return rc;
+	}
+	return ba_dm_parse_line(line, t);
+}
+
+/**
+ * ba_dm_stack: when @d is a dm device with a linear or striped first
+ * target, record where it starts on the device below and that device's
+ * physical sector and alignment offset (rules-table.c judges the start
+ * on them, in place of the start rule on layer 0).  Returns: 0.
+ */
+int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
+		const char *devdir)
+{
+	struct blkalign_layer *l = &d->layers[0];
+	struct ba_dm_target t;
+	char *lower = NULL;
+	int64_t pss = 0, ao = 0;
+	uint64_t start;
+	int rc;
+
+	rc = ba_dm_first_target(ctx, devdir, &t);
+	if (rc == 1)
+		return 0;
+	if (rc) {
+		ba_device_problem(d,
+				  "cannot read the device-mapper table of "
+				  "'%s': %s",
+				  d->pub.name, strerror(-rc));
+		return 0;
+	}
+	lower = ba_sysfs_devdir(ctx, t.major, t.minor);
+	start = t.offset_sectors * 512;
+	l->lower_device = ba_pool_printf(&d->pool, "%u:%u", t.major, t.minor);
+	l->lower_start = start;
+	l->type = ba_pool_printf(&d->pool, "dm-%s", t.type);
+	if (!lower)
+		return 0;
+	{
+		const char *slash = strrchr(lower, '/');
+
+		l->lower_device =
+			ba_pool_strdup(&d->pool, slash ? slash + 1 : lower);
+	}
+	/* The lower device may be a partition: its queue is its disk's. */
+	if (ba_sysfs_read_s64(lower, "queue/physical_block_size", &pss)) {
+		char *disk = ba_sysfs_parent_disk(lower);
+		int64_t part_start = 0;
+
+		if (disk &&
+		    ba_sysfs_read_s64(lower, "start", &part_start) == 0 &&
+		    part_start >= 0) {
+			start += (uint64_t)part_start * 512;
+			ba_sysfs_read_s64(disk, "queue/physical_block_size",
+					  &pss);
+			ba_sysfs_read_s64(disk, "alignment_offset", &ao);
+		}
+		free(disk);
+	} else {
+		ba_sysfs_read_s64(lower, "alignment_offset", &ao);
+	}
+	free(lower);
+	if (pss < 512)
+		return 0;
+	if (ao < 0)
+		ao = 0;
+	d->dm.placed = true;
+	d->dm.start = start;
+	d->dm.pss = (uint64_t)pss;
+	d->dm.ao = (uint64_t)ao;
+	return 0;
+}

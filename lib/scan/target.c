@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * target.c - what `check` is pointed at: an image file, a whole disk, a
+ * partition, a name in a --sysroot tree, or every block device; each
+ * becomes a device record in the report, scanned (scan.c) or marked as
+ * failed with why.  Everything is opened read-only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blkalignP.h"
+
+static int device_size(int fd, const struct stat *st, uint64_t *size)
+{
+	if (S_ISBLK(st->st_mode))
+		return ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
+	*size = (uint64_t)st->st_size;
+	return 0;
+}
+
+const char *ba_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static struct ba_device *new_device(struct blkalign_report *r, const char *path)
+{
+	struct ba_device *d = calloc(1, sizeof(*d)), **v;
+
+	if (!d)
+		return NULL;
+	if (r->ndevices == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+
+		v = realloc(r->devices, ncap * sizeof(*v));
+		if (!v) {
+			free(d);
+			return NULL;
+		}
+		r->devices = v;
+		r->cap = ncap;
+	}
+	r->devices[r->ndevices++] = d;
+	d->pub.path = ba_pool_strdup(&d->pool, path);
+	d->pub.name = ba_pool_strdup(&d->pool, ba_base_name(path));
+	return d;
+}
+
+static int skip_entry(const struct dirent *e);
+static int check_file(struct blkalign_report *r, const char *path);
+
+/* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
+static char *find_partition_dir(const struct blkalign_ctx *ctx,
+				const char *name)
+{
+	struct dirent **disks = NULL;
+	char *block, *found = NULL;
+	int n;
+
+	block = ba_sysfs_path(ctx, "/sys/block");
+	if (!block)
+		return NULL;
+	n = scandir(block, &disks, skip_entry, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *dir = NULL;
+		int64_t partno;
+
+		if (!found && asprintf(&dir, "%s/%s/%s", block,
+				       disks[i]->d_name, name) >= 0) {
+			if (ba_sysfs_read_s64(dir, "partition", &partno) == 0)
+				found = realpath(dir, NULL);
+			free(dir);
+		}
+		free(disks[i]);
+	}
+	free(disks);
+	free(block);
+	return found;
+}
+
+static int check_sysroot_name(struct blkalign_report *r, const char *path)
+{
+	const char *name = ba_base_name(path);
+	char *dir, *real, *diskdir = NULL;
+	struct ba_device *d;
+	int64_t size;
+	int rc;
+
+	dir = ba_sysfs_path(r->ctx, "/sys/block/%s", name);
+	if (!dir)
+		return -ENOMEM;
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real) {
+		real = find_partition_dir(r->ctx, name);
+		if (!real)
+			return -ENOENT;
+		diskdir = ba_sysfs_parent_disk(real);
+	}
+	d = new_device(r, path);
+	if (!d) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!diskdir) {
+		rc = ba_scan_sysfs(r->ctx, d, real);
+	} else {
+		d->pub.is_block_device = true;
+		if (ba_sysfs_read_s64(real, "size", &size) || size < 0)
+			size = 0;
+		d->pub.size = (uint64_t)size * 512;
+		rc = ba_scan_partition(r->ctx, d, -1, diskdir, real);
+	}
+out:
+	free(real);
+	free(diskdir);
+	return rc;
+}
+
+/*
+ * A target that cannot be audited at all still appears in the report,
+ * with why, and sets the operational-error bit: the JSON then says what
+ * the exit status says.
+ */
+static int failed_target(struct blkalign_report *r, const char *path, int rc)
+{
+	struct ba_device *d = new_device(r, path);
+
+	if (!d)
+		return -ENOMEM;
+	if (rc == -ENOTBLK)
+		ba_device_problem(d,
+				  "'%s' is neither an image file nor a "
+				  "block device",
+				  path);
+	else
+		ba_device_problem(d, "cannot open '%s': %s", path,
+				  strerror(-rc));
+	d->pub.failed = true;
+	return rc;
+}
+
+/**
+ * ba_scan_path: scan one image file or block device (or, with a sysroot,
+ * the named device of the saved tree) into a new device record of @r.
+ * Returns: 0, or -errno when the target cannot be opened at all (the
+ * record then says why and is marked failed).
+ */
+int ba_scan_path(struct blkalign_report *r, const char *path)
+{
+	int rc;
+
+	if (!r || !path)
+		return -EINVAL;
+	if (r->ctx->sysroot &&
+	    (path[0] != '/' || strncmp(path, "/dev/", 5) == 0))
+		rc = check_sysroot_name(r, path);
+	else
+		rc = check_file(r, path);
+	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
+}
+
+/*
+ * Open and audit one image or device.  Returns -errno without recording
+ * anything when it cannot be opened (the caller decides what that means).
+ */
+static int check_file(struct blkalign_report *r, const char *path)
+{
+	char *devdir = NULL, *diskdir = NULL;
+	struct ba_device *d;
+	struct stat st;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		rc = -ENOTBLK;
+		goto out;
+	}
+	d = new_device(r, path);
+	if (!d) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	d->pub.is_block_device = S_ISBLK(st.st_mode);
+	rc = device_size(fd, &st, &d->pub.size);
+	if (rc) {
+		ba_device_problem(d, "cannot get the size of '%s': %s", path,
+				  strerror(-rc));
+		rc = 0;
+		goto out;
+	}
+	if (d->pub.is_block_device) {
+		int64_t partno;
+
+		devdir = ba_sysfs_devdir(r->ctx, major(st.st_rdev),
+					 minor(st.st_rdev));
+		if (devdir &&
+		    ba_sysfs_read_s64(devdir, "partition", &partno) == 0) {
+			diskdir = ba_sysfs_parent_disk(devdir);
+			rc = ba_scan_partition(r->ctx, d, fd, diskdir, devdir);
+			goto out;
+		}
+		diskdir = devdir ? strdup(devdir) : NULL;
+		if (!devdir)
+			ba_device_problem(d,
+					  "no sysfs entry for '%s'; topology "
+					  "from ioctls only",
+					  path);
+	}
+	rc = ba_scan_fd(r->ctx, d, fd, diskdir, devdir);
+out:
+	free(devdir);
+	free(diskdir);
+	close(fd);
+	return rc;
+}
+
+static int skip_entry(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/**
+ * ba_scan_all: scan every block device of the machine (or of the sysroot)
+ * that has a size, like lsblk.  Devices that cannot be opened are scanned
+ * from sysfs and say so.
+ * Returns: 0 or -errno when the device list cannot be read.
+ */
+int ba_scan_all(struct blkalign_report *r)
+{
+	struct dirent **names = NULL;
+	char *dir;
+	int n, rc = 0;
+
+	if (!r)
+		return -EINVAL;
+	dir = ba_sysfs_path(r->ctx, "/sys/block");
+	if (!dir)
+		return -ENOMEM;
+	n = scandir(dir, &names, skip_entry, alphasort);
+	if (n < 0) {
+		rc = -errno;
+		free(dir);
+		return rc;
+	}
+	for (int i = 0; i < n && rc != -ENOMEM; i++) {
+		const char *name = names[i]->d_name;
+		char *sub = NULL, *path = NULL;
+		int64_t size = 0;
+
+		if (asprintf(&sub, "%s/%s", dir, name) < 0)
+			break;
+		if (ba_sysfs_read_s64(sub, "size", &size) || size <= 0) {
+			free(sub);
+			continue;
+		}
+		free(sub);
+		if (r->ctx->sysroot) {
+			rc = check_sysroot_name(r, name);
+			continue;
+		}
+		if (asprintf(&path, "/dev/%s", name) < 0)
+			break;
+		rc = check_file(r, path);
+		if (rc && rc != -ENOMEM) {
+			/* No node or no permission: the kernel's view only. */
+			rc = check_sysroot_name(r, path);
+			if (!rc) {
+				struct ba_device *d =
+					r->devices[r->ndevices - 1];
+
+				ba_device_problem(d,
+						  "cannot open '%s'; sysfs "
+						  "view only",
+						  path);
+			}
+		}
+		free(path);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(dir);
+	return rc == -ENOMEM ? rc : 0;
+}
