@@ -61,9 +61,26 @@ int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 
+/*
+ * Where a command's device comes from: the device or image itself, a
+ * saved sysfs tree (--sysroot) or a saved check --json report (--from);
+ * topo-opts.c.
+ */
+struct cli_source {
+	const char *sysroot, *from;
+};
+
+#define CLI_SOURCE_HELP                                                               \
+	"     --from <file>               a report saved by 'check --json' instead\n" \
+	"                                 of a device (its topology is kept)\n"
+
+int cli_source_usage(const struct cli_source *src, const struct cli_topo *topo);
+int cli_source_check(struct blkalign_report *r, const struct cli_source *src,
+		     const char *target);
+
 /* plan and fix: one disk audited and planned (plan-audit.c). */
 struct blkalign_plan *
-cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
+cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,
 	       struct blkalign_report **repp, unsigned int *status);
 

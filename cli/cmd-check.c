@@ -15,19 +15,22 @@ enum {
 	OPT_SYSROOT = 256,
 	OPT_COLOR,
 	OPT_LIST_CODES,
+	OPT_FROM,
 };
 
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
 	      " " PROGRAM " check [options] [<image>|<device>...]\n"
+	      " " PROGRAM
+	      " check [options] --from <report.json> [<device>...]\n"
 	      "\nAudit the alignment of disk images and block devices: partition\n"
 	      "starts, ends and sizes against the physical sector, I/O and page\n"
 	      "grids.  With no target, audit every block device of this machine.\n"
 	      "Nothing is ever opened for writing.\n"
 	      "\nOptions:\n"
 	      " -J, --json                      print the report as JSON\n"
-	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n"
+	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
 	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
 	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
 	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
@@ -61,6 +64,7 @@ int cmd_check(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'J'},
 		{"sysroot", required_argument, NULL, OPT_SYSROOT},
+		{"from", required_argument, NULL, OPT_FROM},
 		CLI_TOPO_LONGOPTS,
 		{"color", optional_argument, NULL, OPT_COLOR},
 		{"list-codes", no_argument, NULL, OPT_LIST_CODES},
@@ -70,7 +74,8 @@ int cmd_check(int argc, char **argv)
 	struct cli_topo topo = {0};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
-	const char *sysroot = NULL, *color = "auto";
+	struct cli_source src = {0};
+	const char *color = "auto";
 	unsigned int status = 0;
 	bool json = false;
 	int c, rc;
@@ -81,7 +86,10 @@ int cmd_check(int argc, char **argv)
 			json = true;
 			break;
 		case OPT_SYSROOT:
-			sysroot = optarg;
+			src.sysroot = optarg;
+			break;
+		case OPT_FROM:
+			src.from = optarg;
 			break;
 		case OPT_COLOR:
 			color = optarg ? optarg : "always";
@@ -109,7 +117,9 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 
-	ctx = blkalign_new_ctx();
+	if (cli_source_usage(&src, &topo))
+		return BLKALIGN_STATUS_USAGE;
+	ctx = blkalign_ctx_new();
 	if (!ctx) {
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;
@@ -119,17 +129,20 @@ int cmd_check(int argc, char **argv)
 		status = BLKALIGN_STATUS_USAGE;
 		goto out;
 	}
-	if (sysroot && cli_set_sysroot(ctx, sysroot)) {
+	if (src.sysroot && cli_set_sysroot(ctx, src.sysroot)) {
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
-	report = blkalign_new_report(ctx);
+	report = blkalign_report_new(ctx);
 	if (!report) {
 		cli_warnx("out of memory");
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
-	if (optind >= argc) {
+	if (optind >= argc && src.from) {
+		if (cli_source_check(report, &src, NULL))
+			status |= BLKALIGN_STATUS_FAILED;
+	} else if (optind >= argc) {
 		rc = blkalign_check_all(report);
 		if (rc) {
 			cli_warnx("cannot list block devices: %s",
@@ -138,9 +151,11 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		rc = blkalign_check_path(report, argv[i]);
+		rc = cli_source_check(report, &src, argv[i]);
 		if (rc == -ENOMEM) {
 			cli_warnx("out of memory");
+			status |= BLKALIGN_STATUS_FAILED;
+		} else if (rc && src.from) {
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	}
@@ -168,7 +183,7 @@ int cmd_check(int argc, char **argv)
 	}
 	status |= blkalign_report_status(report);
 out:
-	blkalign_unref_report(report);
-	blkalign_unref_ctx(ctx);
+	blkalign_report_unref(report);
+	blkalign_ctx_unref(ctx);
 	return (int)status;
 }

@@ -221,8 +221,8 @@ static void release(struct blkalign_plan **plan, struct blkalign_report **rep,
 		    struct blkalign_ctx **ctx)
 {
 	blkalign_plan_free(*plan);
-	blkalign_unref_report(*rep);
-	blkalign_unref_ctx(*ctx);
+	blkalign_report_unref(*rep);
+	blkalign_ctx_unref(*ctx);
 	*plan = NULL;
 	*rep = NULL;
 	*ctx = NULL;

@@ -15,6 +15,7 @@
 
 enum {
 	OPT_SYSROOT = 256,
+	OPT_FROM,
 	OPT_MAX_SEGS,
 	OPT_MAX_KB,
 	OPT_MAX_SEG_SIZE,
@@ -40,6 +41,7 @@ static void usage(FILE *out)
 	fputs("Usage:\n"
 	      " " PROGRAM " model [options] <image>|<device>|<partition>\n"
 	      " " PROGRAM " model [options] --size <size> [--start <offset>]\n"
+	      " " PROGRAM " model [options] --from <report.json> [<device>]\n"
 	      "\nPredict what workloads cost on a layer: the block requests the\n"
 	      "kernel issues (count, sizes), the physical sectors they touch,\n"
 	      "read-modify-writes at a 512e drive and member I/Os of an md RAID\n"
@@ -49,7 +51,7 @@ static void usage(FILE *out)
 	      "                                 partition, or the disk without any)\n"
 	      "     --start <offset>            layer start (bytes, or sectors with 's')\n"
 	      "     --size <size>               layer size (bytes, or sectors with 's')\n"
-	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n"
+	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
 	      "\nWorkload:\n"
 	      "     --workload <list>           presets, comma-separated, or 'all':\n"
 	      "                                 seq-write-buffered, seq-write-direct,\n"
@@ -88,7 +90,7 @@ static void usage(FILE *out)
 
 struct opts {
 	bool json;
-	const char *sysroot;
+	struct cli_source src;
 	struct cli_topo topo;		     /* check's image options */
 	struct blkalign_model_geometry over; /* 0: not given */
 	bool virt_set;
@@ -430,6 +432,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{"json", no_argument, NULL, 'J'},
 		{"sysroot", required_argument, NULL, OPT_SYSROOT},
+		{"from", required_argument, NULL, OPT_FROM},
 		CLI_TOPO_LONGOPTS,
 		{"max-segments", required_argument, NULL, OPT_MAX_SEGS},
 		{"max-sectors-kb", required_argument, NULL, OPT_MAX_KB},
@@ -463,8 +466,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'J':
 			o->json = true;
 			break;
+		case OPT_FROM:
+			o->src.from = optarg;
+			break;
 		case OPT_SYSROOT:
-			o->sysroot = optarg;
+			o->src.sysroot = optarg;
 			break;
 		case OPT_MAX_SEGS:
 			rc = u32_arg("max segments", optarg, &v->max_segments);
@@ -611,7 +617,9 @@ int cmd_model(int argc, char **argv)
 		cli_warnx("one target at a time: '%s'", argv[optind]);
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (!target && !o.size_set) {
+	if (cli_source_usage(&o.src, &o.topo))
+		return BLKALIGN_STATUS_USAGE;
+	if (!target && !o.size_set && !o.src.from) {
 		cli_warnx("no target: give an image or device, or --size");
 		fprintf(stderr, "Try '" PROGRAM " model --help' for more "
 				"information.\n");
@@ -627,10 +635,10 @@ int cmd_model(int argc, char **argv)
 		return rc == -ENOMEM ? BLKALIGN_STATUS_FAILED
 				     : BLKALIGN_STATUS_USAGE;
 
-	if (target) {
+	if (target || o.src.from) {
 		const struct blkalign_device *d;
 
-		ctx = blkalign_new_ctx();
+		ctx = blkalign_ctx_new();
 		if (!ctx) {
 			status = BLKALIGN_STATUS_FAILED;
 			goto out;
@@ -640,16 +648,27 @@ int cmd_model(int argc, char **argv)
 			status = BLKALIGN_STATUS_USAGE;
 			goto out;
 		}
-		if (o.sysroot && cli_set_sysroot(ctx, o.sysroot)) {
+		if (o.src.sysroot && cli_set_sysroot(ctx, o.src.sysroot)) {
 			status = BLKALIGN_STATUS_FAILED;
 			goto out;
 		}
-		report = blkalign_new_report(ctx);
+		report = blkalign_report_new(ctx);
 		if (!report) {
 			status = BLKALIGN_STATUS_FAILED;
 			goto out;
 		}
-		rc = blkalign_check_path(report, target);
+		rc = cli_source_check(report, &o.src, target);
+		if (o.src.from && blkalign_report_ndevices(report) > 1) {
+			cli_warnx("'%s' holds %zu devices: name the one to "
+				  "model",
+				  o.src.from, blkalign_report_ndevices(report));
+			status = BLKALIGN_STATUS_USAGE;
+			goto out;
+		}
+		if (o.src.from && rc) {
+			status = BLKALIGN_STATUS_FAILED;
+			goto out;
+		}
 		if (rc || !blkalign_report_ndevices(report)) {
 			if (rc == -ENOTBLK)
 				cli_warnx("'%s' is neither an image file nor a "
@@ -664,6 +683,12 @@ int cmd_model(int argc, char **argv)
 		d = blkalign_report_device(report, 0);
 		for (size_t k = 0; k < d->nproblems; k++)
 			cli_warnx("%s: %s", d->path, d->problems[k]);
+		if (d->failed) {
+			status = BLKALIGN_STATUS_FAILED;
+			goto out;
+		}
+		if (!target)
+			target = d->path; /* --from: the one device saved */
 		blkalign_model_geometry_from_device(d, &g);
 		if (o.start_set || o.size_set) {
 			t.l = calloc(1, sizeof(*t.l));
@@ -757,7 +782,7 @@ out:
 	free(t.l);
 	free(t.names);
 	free(w);
-	blkalign_unref_report(report);
-	blkalign_unref_ctx(ctx);
+	blkalign_report_unref(report);
+	blkalign_ctx_unref(ctx);
 	return status;
 }

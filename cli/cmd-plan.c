@@ -21,12 +21,14 @@ enum {
 	OPT_PARTITION,
 	OPT_THROUGHPUT,
 	OPT_SYSROOT,
+	OPT_FROM,
 };
 
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
 	      " " PROGRAM " plan [options] <image>|<device>\n"
+	      " " PROGRAM " plan [options] --from <report.json> [<device>]\n"
 	      "\nAudit a disk image or whole disk like 'check', then compute the\n"
 	      "aligned layout of its partitions: starts moved up to the grain,\n"
 	      "sizes ending on it, never cutting into the data in use and never\n"
@@ -37,7 +39,7 @@ static void usage(FILE *out)
 	      "     --partition <n>             plan partition <n> only\n"
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
-	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n"
+	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n" CLI_SOURCE_HELP
 	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
 	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
 	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
@@ -160,6 +162,7 @@ int cmd_plan(int argc, char **argv)
 		{"partition", required_argument, NULL, OPT_PARTITION},
 		{"throughput", required_argument, NULL, OPT_THROUGHPUT},
 		{"sysroot", required_argument, NULL, OPT_SYSROOT},
+		{"from", required_argument, NULL, OPT_FROM},
 		CLI_TOPO_LONGOPTS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -171,7 +174,7 @@ int cmd_plan(int argc, char **argv)
 	uint64_t tput = DEFAULT_THROUGHPUT;
 	unsigned int status = 0;
 	bool json = false, sfdisk = false;
-	const char *sysroot = NULL;
+	struct cli_source src = {0};
 	int64_t v;
 	int only = 0;
 	int c, rc;
@@ -199,7 +202,10 @@ int cmd_plan(int argc, char **argv)
 			}
 			break;
 		case OPT_SYSROOT:
-			sysroot = optarg;
+			src.sysroot = optarg;
+			break;
+		case OPT_FROM:
+			src.from = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -218,12 +224,14 @@ int cmd_plan(int argc, char **argv)
 		cli_warnx("--json and --sfdisk exclude each other");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (sysroot && sfdisk) {
+	if (cli_source_usage(&src, &topo))
+		return BLKALIGN_STATUS_USAGE;
+	if (src.sysroot && sfdisk) {
 		cli_warnx("--sfdisk needs the device or image: a sysfs tree "
 			  "records neither the table type nor its identifiers");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (optind + 1 != argc) {
+	if (optind + 1 != argc && !(src.from && optind == argc)) {
 		cli_warnx(optind >= argc ? "no target given"
 					 : "plan takes one target");
 		fprintf(stderr, "Try '" PROGRAM " plan --help' for more "
@@ -231,8 +239,8 @@ int cmd_plan(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	}
 
-	plan = cli_audit_plan(&topo, sysroot, argv[optind], "plan", &ctx,
-			      &report, &status);
+	plan = cli_audit_plan(&topo, &src, optind < argc ? argv[optind] : NULL,
+			      "plan", &ctx, &report, &status);
 	if (!plan)
 		goto out;
 	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);
@@ -253,7 +261,7 @@ int cmd_plan(int argc, char **argv)
 	}
 out:
 	blkalign_plan_free(plan);
-	blkalign_unref_report(report);
-	blkalign_unref_ctx(ctx);
+	blkalign_report_unref(report);
+	blkalign_ctx_unref(ctx);
 	return (int)status;
 }

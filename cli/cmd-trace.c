@@ -386,7 +386,7 @@ int cmd_trace(int argc, char **argv)
 		return BLKALIGN_STATUS_FAILED;
 	}
 
-	ctx = blkalign_new_ctx();
+	ctx = blkalign_ctx_new();
 	if (!ctx) {
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;
@@ -485,7 +485,7 @@ out:
 		cli_warnx("cannot write '%s': %s", raw, strerror(errno));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
-	blkalign_unref_ctx(ctx);
+	blkalign_ctx_unref(ctx);
 	if (wake_pipe[0] >= 0) {
 		close(wake_pipe[0]);
 		close(wake_pipe[1]);

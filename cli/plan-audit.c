@@ -24,7 +24,7 @@ static bool has_partitions(const struct blkalign_device *d)
  * something could not be read).  The caller frees *ctxp and *repp.
  */
 struct blkalign_plan *
-cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
+cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,
 	       struct blkalign_report **repp, unsigned int *status)
 {
@@ -33,7 +33,7 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 	int rc;
 
 	*repp = NULL;
-	*ctxp = blkalign_new_ctx();
+	*ctxp = blkalign_ctx_new();
 	if (!*ctxp) {
 		cli_warnx("out of memory");
 		*status |= BLKALIGN_STATUS_FAILED;
@@ -44,19 +44,26 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 		*status |= BLKALIGN_STATUS_USAGE;
 		return NULL;
 	}
-	if (sysroot && cli_set_sysroot(*ctxp, sysroot)) {
+	if (src && src->sysroot && cli_set_sysroot(*ctxp, src->sysroot)) {
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
-	*repp = blkalign_new_report(*ctxp);
+	*repp = blkalign_report_new(*ctxp);
 	if (!*repp) {
 		cli_warnx("out of memory");
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
-	rc = blkalign_check_path(*repp, path);
+	rc = cli_source_check(*repp, src, path);
+	if (src && src->from && blkalign_report_ndevices(*repp) > 1) {
+		cli_warnx("'%s' holds %zu devices: name the one to %s",
+			  src->from, blkalign_report_ndevices(*repp), cmd);
+		*status |= BLKALIGN_STATUS_USAGE;
+		return NULL;
+	}
 	if (rc == -ENOMEM || blkalign_report_ndevices(*repp) != 1) {
-		cli_warnx("cannot audit '%s'", path);
+		if (!src || !src->from)
+			cli_warnx("cannot audit '%s'", path);
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
@@ -76,7 +83,9 @@ cli_audit_plan(const struct cli_topo *topo, const char *sysroot,
 		*status |= BLKALIGN_STATUS_FAILED;
 		return NULL;
 	}
-	if (!d->scheme && sysroot && has_partitions(d)) {
+	if (!d->scheme && d->table.usable_end && !d->table.usable_from_table &&
+	    src && (src->sysroot || src->from) && has_partitions(d) &&
+	    d->is_block_device) {
 		cli_warnx("'%s': a sysfs tree does not record the table type; "
 			  "planned inside what both a dos table and a GPT "
 			  "allow, keeping the whole of each partition",

@@ -100,3 +100,41 @@ int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
 			  strerror(-rc));
 	return rc;
 }
+
+/*
+ * --from takes the device as it was saved: its topology with it, so the
+ * topology options and --sysroot do not go with it.  0, or -EINVAL having
+ * said why.
+ */
+int cli_source_usage(const struct cli_source *src, const struct cli_topo *topo)
+{
+	static const struct cli_topo none;
+
+	if (!src->from)
+		return 0;
+	if (src->sysroot) {
+		cli_warnx("--from and --sysroot exclude each other");
+		return -EINVAL;
+	}
+	if (memcmp(topo, &none, sizeof(none))) {
+		cli_warnx("--from keeps the topology saved in the report: no "
+			  "sector size, I/O size, alignment offset or page "
+			  "size options with it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Audit @target (NULL: with --from, every device of the report) into @r
+ * from where @src says.  Returns what blkalign_check_path() or
+ * blkalign_check_saved() return.
+ */
+int cli_source_check(struct blkalign_report *r, const struct cli_source *src,
+		     const char *target)
+{
+	if (!src || !src->from)
+		return blkalign_check_path(r, target);
+	/* the library's log says why a report cannot be used */
+	return blkalign_check_saved(r, src->from, target);
+}

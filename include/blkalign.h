@@ -211,9 +211,9 @@ struct blkalign_image_geometry {
 
 typedef void (*blkalign_log_fn)(void *data, const char *msg);
 
-struct blkalign_ctx *blkalign_new_ctx(void);
-void blkalign_ref_ctx(struct blkalign_ctx *ctx);
-void blkalign_unref_ctx(struct blkalign_ctx *ctx);
+struct blkalign_ctx *blkalign_ctx_new(void);
+void blkalign_ctx_ref(struct blkalign_ctx *ctx);
+void blkalign_ctx_unref(struct blkalign_ctx *ctx);
 int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
 				    const struct blkalign_image_geometry *g);
@@ -221,8 +221,11 @@ int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes);
 void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 			     void *data);
 
-struct blkalign_report *blkalign_new_report(struct blkalign_ctx *ctx);
-void blkalign_unref_report(struct blkalign_report *r);
+struct blkalign_report *blkalign_report_new(struct blkalign_ctx *ctx);
+void blkalign_report_unref(struct blkalign_report *r);
+/* A report saved by check --json, judged again (check/plan/model --from). */
+int blkalign_check_saved(struct blkalign_report *r, const char *file,
+			 const char *target);
 int blkalign_check_path(struct blkalign_report *r, const char *path);
 int blkalign_check_all(struct blkalign_report *r);
 size_t blkalign_report_ndevices(const struct blkalign_report *r);

@@ -36,6 +36,14 @@ struct blkalign_ctx {
 	void *log_data;
 };
 
+/* The blkalign_value fields of a topology, by their report key. */
+struct ba_topology_field {
+	const char *key;
+	size_t off;
+};
+#define BA_TOPOLOGY_NFIELDS 12
+extern const struct ba_topology_field ba_topology_fields[BA_TOPOLOGY_NFIELDS];
+
 void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -234,6 +242,9 @@ struct ba_dos_check {
 	bool truncated; /* the chain goes on past what the kernel shows */
 };
 
+extern const char *const ba_ebr_state_names[4];
+extern const char *const ba_gpt_state_names[4];
+
 int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_dos_check *out);
 
@@ -299,6 +310,13 @@ int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 int ba_scan_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
 		  const char *diskdir);
 const char *ba_base_name(const char *path);
+int ba_scan_saved(struct blkalign_report *r, const char *file,
+		  const char *target);
+struct json_object;
+int ba_scan_saved_json(struct blkalign_report *r, struct json_object *root,
+		       const char *file, const char *target);
+struct ba_device *ba_report_add_device(struct blkalign_report *r);
+void ba_check_finish(struct blkalign_report *r, size_t first);
 
 /* Report internals used by json.c. */
 struct blkalign_report {

@@ -9,7 +9,7 @@
 #include "blkalignP.h"
 
 /* Judge and publish the records scanned since @first. */
-static void finish(struct blkalign_report *r, size_t first)
+void ba_check_finish(struct blkalign_report *r, size_t first)
 {
 	for (size_t i = first; i < r->ndevices; i++) {
 		struct ba_device *d = r->devices[i];
@@ -45,7 +45,7 @@ int blkalign_check_path(struct blkalign_report *r, const char *path)
 		return -EINVAL;
 	first = r->ndevices;
 	rc = ba_scan_path(r, path);
-	finish(r, first);
+	ba_check_finish(r, first);
 	return rc;
 }
 
@@ -64,6 +64,27 @@ int blkalign_check_all(struct blkalign_report *r)
 		return -EINVAL;
 	first = r->ndevices;
 	rc = ba_scan_all(r);
-	finish(r, first);
+	ba_check_finish(r, first);
+	return rc;
+}
+
+/**
+ * blkalign_check_saved: the devices of a report saved by `check --json`
+ * (@file), all of them or the one whose path or name is @target, judged
+ * again by the rules and added to @r.  Nothing is opened but @file.
+ * Returns: 0, -ENOENT (no device @target in it), -EINVAL (not such a
+ * report; the context's log says why), -ENOMEM or -errno.
+ */
+int blkalign_check_saved(struct blkalign_report *r, const char *file,
+			 const char *target)
+{
+	size_t first;
+	int rc;
+
+	if (!r || !file)
+		return -EINVAL;
+	first = r->ndevices;
+	rc = ba_scan_saved(r, file, target);
+	ba_check_finish(r, first);
 	return rc;
 }

@@ -13,10 +13,10 @@
 #include "blkalignP.h"
 
 /**
- * blkalign_new_ctx: allocate a context with one reference.
+ * blkalign_ctx_new: allocate a context with one reference.
  * Returns: the context, or NULL when out of memory.
  */
-struct blkalign_ctx *blkalign_new_ctx(void)
+struct blkalign_ctx *blkalign_ctx_new(void)
 {
 	struct blkalign_ctx *ctx = calloc(1, sizeof(*ctx));
 	long page;
@@ -29,13 +29,13 @@ struct blkalign_ctx *blkalign_new_ctx(void)
 	return ctx;
 }
 
-void blkalign_ref_ctx(struct blkalign_ctx *ctx)
+void blkalign_ctx_ref(struct blkalign_ctx *ctx)
 {
 	if (ctx)
 		ctx->refcount++;
 }
 
-void blkalign_unref_ctx(struct blkalign_ctx *ctx)
+void blkalign_ctx_unref(struct blkalign_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return;

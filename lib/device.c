@@ -10,6 +10,36 @@
 
 #include "blkalignP.h"
 
+/* The scan's states by name, in reports (scan.c, json.c, saved.c). */
+const char *const ba_ebr_state_names[4] = {
+	[BA_EBR_OK] = "ok",
+	[BA_EBR_LOOP] = "loop",
+	[BA_EBR_OUTSIDE] = "outside",
+	[BA_EBR_BROKEN] = "broken",
+};
+
+const char *const ba_gpt_state_names[4] = {
+	[BA_GPT_ABSENT] = "absent",
+	[BA_GPT_OK] = "ok",
+	[BA_GPT_BAD] = "corrupt",
+	[BA_GPT_UNREADABLE] = "unreadable",
+};
+
+/* The topology's values by name, in the report's order (json.c, saved.c). */
+const struct ba_topology_field ba_topology_fields[BA_TOPOLOGY_NFIELDS] = {
+#define F(f)                                              \
+	{                                                 \
+#f, offsetof(struct blkalign_topology, f) \
+	}
+	F(logical_sector_size), F(physical_sector_size),
+	F(minimum_io_size),	F(optimal_io_size),
+	F(alignment_offset),	F(max_segments),
+	F(max_sectors_kb),	F(max_segment_size),
+	F(virt_boundary_mask),	F(rotational),
+	F(page_size),		F(read_ahead_kb),
+#undef F
+};
+
 static void *grow(void *v, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap;

@@ -8,10 +8,10 @@
 #include "blkalignP.h"
 
 /**
- * blkalign_new_report: an empty report bound to @ctx (referenced).
+ * blkalign_report_new: an empty report bound to @ctx (referenced).
  * Returns: the report, or NULL when out of memory.
  */
-struct blkalign_report *blkalign_new_report(struct blkalign_ctx *ctx)
+struct blkalign_report *blkalign_report_new(struct blkalign_ctx *ctx)
 {
 	struct blkalign_report *r;
 
@@ -22,11 +22,11 @@ struct blkalign_report *blkalign_new_report(struct blkalign_ctx *ctx)
 		return NULL;
 	r->refcount = 1;
 	r->ctx = ctx;
-	blkalign_ref_ctx(ctx);
+	blkalign_ctx_ref(ctx);
 	return r;
 }
 
-void blkalign_unref_report(struct blkalign_report *r)
+void blkalign_report_unref(struct blkalign_report *r)
 {
 	if (!r || --r->refcount > 0)
 		return;
@@ -35,8 +35,33 @@ void blkalign_unref_report(struct blkalign_report *r)
 		free(r->devices[i]);
 	}
 	free(r->devices);
-	blkalign_unref_ctx(r->ctx);
+	blkalign_ctx_unref(r->ctx);
 	free(r);
+}
+
+/**
+ * ba_report_add_device: a new, empty device record at the end of @r.
+ * Returns: the record, or NULL when out of memory.
+ */
+struct ba_device *ba_report_add_device(struct blkalign_report *r)
+{
+	struct ba_device *d = calloc(1, sizeof(*d)), **v;
+
+	if (!d)
+		return NULL;
+	if (r->ndevices == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+
+		v = realloc(r->devices, ncap * sizeof(*v));
+		if (!v) {
+			free(d);
+			return NULL;
+		}
+		r->devices = v;
+		r->cap = ncap;
+	}
+	r->devices[r->ndevices++] = d;
+	return d;
 }
 
 size_t blkalign_report_ndevices(const struct blkalign_report *r)

@@ -264,7 +264,7 @@ int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
 	t->pipe_fd = -1;
 	t->ctx = ctx;
 	if (ctx)
-		blkalign_ref_ctx(ctx);
+		blkalign_ctx_ref(ctx);
 	if (opts)
 		t->opts = *opts;
 	if (device) {
@@ -475,6 +475,6 @@ void blkalign_trace_free(struct blkalign_trace *t)
 	free(t->line);
 	free(t->tracefs);
 	free(t->device);
-	blkalign_unref_ctx(t->ctx);
+	blkalign_ctx_unref(t->ctx);
 	free(t);
 }

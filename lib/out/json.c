@@ -11,39 +11,22 @@
 #include "jsonw.h"
 #include "blkalignP.h"
 
-static const struct {
-	const char *key;
-	size_t off;
-} topo_keys[] = {
-#define K(f)                                              \
-	{                                                 \
-#f, offsetof(struct blkalign_topology, f) \
-	}
-	K(logical_sector_size), K(physical_sector_size),
-	K(minimum_io_size),	K(optimal_io_size),
-	K(alignment_offset),	K(max_segments),
-	K(max_sectors_kb),	K(max_segment_size),
-	K(virt_boundary_mask),	K(rotational),
-	K(page_size),		K(read_ahead_kb),
-#undef K
-};
-
 static struct json_object *topology_json(const struct blkalign_topology *t)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *src = json_object_new_object();
 
-	for (size_t i = 0; i < sizeof(topo_keys) / sizeof(topo_keys[0]); i++) {
+	for (size_t i = 0; i < BA_TOPOLOGY_NFIELDS; i++) {
+		const struct ba_topology_field *k = &ba_topology_fields[i];
 		const struct blkalign_value *v =
-			(const void *)((const char *)t + topo_keys[i].off);
+			(const void *)((const char *)t + k->off);
 
 		if (v->source == BLKALIGN_SRC_NONE) {
-			json_object_object_add(o, topo_keys[i].key, NULL);
+			json_object_object_add(o, k->key, NULL);
 		} else {
-			ba_json_s64(o, topo_keys[i].key, v->value);
+			ba_json_s64(o, k->key, v->value);
 		}
-		ba_json_str(src, topo_keys[i].key,
-			    blkalign_source_name(v->source));
+		ba_json_str(src, k->key, blkalign_source_name(v->source));
 	}
 	ba_json_s64(o, "optimal_io_size_raw", t->optimal_io_size_raw);
 	ba_json_str(o, "optimal_io_note", t->optimal_io_note);
@@ -110,6 +93,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 		ba_json_str(o, "lower_device", l->lower_device);
 		ba_json_s64(o, "lower_start", (int64_t)l->lower_start);
 	}
+	if (l->used_size)
+		ba_json_u64(o, "used_size", l->used_size);
 	if (l->uuid)
 		ba_json_str(o, "uuid", l->uuid);
 	if (l->part_name)
@@ -164,8 +149,106 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 	return o;
 }
 
-static struct json_object *device_json(const struct blkalign_device *d)
+/* The dos walk as the rules judge it (sectors, as in the table). */
+static struct json_object *dos_json(const struct ba_dos_check *c)
 {
+	struct json_object *o = json_object_new_object();
+	struct json_object *v = json_object_new_array();
+
+	ba_json_bool(o, "has_signature", c->has_signature);
+	ba_json_bool(o, "protective", c->protective);
+	ba_json_u64(o, "nprimary", c->nprimary);
+	ba_json_u64(o, "nlogical", c->nlogical);
+	ba_json_str(o, "state", ba_ebr_state_names[c->state]);
+	ba_json_u64(o, "bad_lba", c->bad_lba);
+	ba_json_bool(o, "truncated", c->truncated);
+	for (int i = 0; i < 4; i++) {
+		struct json_object *e = json_object_new_object();
+
+		ba_json_u64(e, "type", c->primary[i].type);
+		ba_json_u64(e, "start", c->primary[i].start);
+		ba_json_u64(e, "sectors", c->primary[i].sectors);
+		json_object_array_add(v, e);
+	}
+	json_object_object_add(o, "primary", v);
+	return o;
+}
+
+static struct json_object *gpt_header_json(const struct ba_gpt_header *h)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *v = json_object_new_array();
+
+	ba_json_str(o, "state", ba_gpt_state_names[h->state]);
+	ba_json_str(o, "why", h->why);
+	ba_json_u64(o, "first_usable_lba", h->first_usable_lba);
+	ba_json_u64(o, "last_usable_lba", h->last_usable_lba);
+	ba_json_u64(o, "short_by", h->short_by);
+	ba_json_u64(o, "noutside", h->noutside);
+	for (uint32_t k = 0; k < h->noutside && k < 8; k++) {
+		struct json_object *e = json_object_new_object();
+
+		ba_json_u64(e, "index", h->outside[k].index);
+		ba_json_u64(e, "first_lba", h->outside[k].first_lba);
+		ba_json_u64(e, "last_lba", h->outside[k].last_lba);
+		json_object_array_add(v, e);
+	}
+	json_object_object_add(o, "outside", v);
+	return o;
+}
+
+/*
+ * What the scan recorded for the rules beyond the layers: with it, a
+ * saved report is judged again exactly as the device was (check --from).
+ */
+static struct json_object *scan_json(const struct ba_device *bd)
+{
+	const struct blkalign_device *d = &bd->pub;
+	struct json_object *o = json_object_new_object();
+	struct json_object *m = json_object_new_array();
+
+	ba_json_bool(o, "md_array", bd->md_array);
+	json_object_object_add(o, "dos", bd->dos ? dos_json(bd->dos) : NULL);
+	if (bd->gpt) {
+		struct json_object *g = json_object_new_object();
+
+		json_object_object_add(g, "primary",
+				       gpt_header_json(&bd->gpt->primary));
+		json_object_object_add(g, "backup",
+				       gpt_header_json(&bd->gpt->backup));
+		json_object_object_add(o, "gpt", g);
+	} else {
+		json_object_object_add(o, "gpt", NULL);
+	}
+	for (size_t k = 0; k < bd->nmarkers; k++) {
+		const struct ba_marker *mk = &bd->markers[k];
+		struct json_object *e = json_object_new_object();
+		char id[33];
+
+		ba_fix_id_hex(mk->m.id, id);
+		ba_json_str(e, "layer", d->layers[mk->layer].name);
+		ba_json_str(e, "id", mk->m.has_id ? id : NULL);
+		ba_json_str(e, "what", mk->m.what);
+		ba_json_str(e, "cut", mk->m.cut);
+		json_object_array_add(m, e);
+	}
+	json_object_object_add(o, "fix_markers", m);
+	if (bd->dm.placed) {
+		struct json_object *e = json_object_new_object();
+
+		ba_json_u64(e, "start", bd->dm.start);
+		ba_json_u64(e, "physical_sector_size", bd->dm.pss);
+		ba_json_u64(e, "alignment_offset", bd->dm.ao);
+		json_object_object_add(o, "dm", e);
+	} else {
+		json_object_object_add(o, "dm", NULL);
+	}
+	return o;
+}
+
+static struct json_object *device_json(const struct ba_device *bd)
+{
+	const struct blkalign_device *d = &bd->pub;
 	struct json_object *o = json_object_new_object();
 	struct json_object *layers = json_object_new_array();
 	struct json_object *findings = json_object_new_array();
@@ -193,6 +276,11 @@ static struct json_object *device_json(const struct blkalign_device *d)
 	json_object_object_add(o, "layers", layers);
 	json_object_object_add(o, "findings", findings);
 	json_object_object_add(o, "problems", problems);
+	if (d->whole_disk) {
+		ba_json_str(o, "whole_disk", d->whole_disk);
+		ba_json_s64(o, "partition_number", d->partition_number);
+	}
+	json_object_object_add(o, "scan", scan_json(bd));
 	return o;
 }
 
@@ -214,8 +302,7 @@ int blkalign_report_write_json(const struct blkalign_report *r, FILE *out)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < r->ndevices; i++)
-		json_object_array_add(devices,
-				      device_json(&r->devices[i]->pub));
+		json_object_array_add(devices, device_json(r->devices[i]));
 	json_object_object_add(root, "devices", devices);
 	ba_json_s64(root, "status", r->status);
 	return ba_json_write(root, out);

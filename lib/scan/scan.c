@@ -90,21 +90,6 @@ static int dos_scan(struct ba_device *d, struct ba_io *io)
 	return 0;
 }
 
-static const char *gpt_state_name(enum ba_gpt_state s)
-{
-	switch (s) {
-	case BA_GPT_OK:
-		return "ok";
-	case BA_GPT_BAD:
-		return "corrupt";
-	case BA_GPT_UNREADABLE:
-		return "unreadable";
-	case BA_GPT_ABSENT:
-		break;
-	}
-	return "absent";
-}
-
 /*
  * The table facts of a GPT for the snapshot: both headers' states and the
  * usable range of the intact one (the primary first, as libblkid reads
@@ -119,8 +104,8 @@ static void gpt_table(struct ba_device *d, const struct ba_gpt_check *chk)
 		: chk->backup.state == BA_GPT_OK ? &chk->backup
 						 : NULL;
 
-	t->gpt_primary = gpt_state_name(chk->primary.state);
-	t->gpt_backup = gpt_state_name(chk->backup.state);
+	t->gpt_primary = ba_gpt_state_names[chk->primary.state];
+	t->gpt_backup = ba_gpt_state_names[chk->backup.state];
 	if (!h)
 		return;
 	/* a header for a larger disk (a truncated image): what it says

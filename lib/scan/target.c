@@ -36,22 +36,10 @@ const char *ba_base_name(const char *path)
 
 static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 {
-	struct ba_device *d = calloc(1, sizeof(*d)), **v;
+	struct ba_device *d = ba_report_add_device(r);
 
 	if (!d)
 		return NULL;
-	if (r->ndevices == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 8;
-
-		v = realloc(r->devices, ncap * sizeof(*v));
-		if (!v) {
-			free(d);
-			return NULL;
-		}
-		r->devices = v;
-		r->cap = ncap;
-	}
-	r->devices[r->ndevices++] = d;
 	d->pub.path = ba_pool_strdup(&d->pool, path);
 	d->pub.name = ba_pool_strdup(&d->pool, ba_base_name(path));
 	return d;

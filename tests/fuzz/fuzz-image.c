@@ -140,10 +140,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 
-	ctx = blkalign_new_ctx();
+	ctx = blkalign_ctx_new();
 	FUZZ_CHECK(ctx != NULL);
 	geometry(ctx, data[4]);
-	r = blkalign_new_report(ctx);
+	r = blkalign_report_new(ctx);
 	FUZZ_CHECK(r != NULL);
 	rc = blkalign_check_path(r, path);
 	FUZZ_CHECK(rc == 0);
@@ -155,8 +155,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(blkalign_report_write_json(r, out) == 0);
 	fclose(out);
 
-	blkalign_unref_report(r);
-	blkalign_unref_ctx(ctx);
+	blkalign_report_unref(r);
+	blkalign_ctx_unref(ctx);
 	close(fd);
 	return 0;
 }

@@ -761,9 +761,42 @@ static void test_finding_cost(void **state)
 		   blkalign_finding_cost(&d, &f, buf, sizeof(buf)), -2);
 }
 
+/* The model's geometry comes from the device record alone: the disk's
+ * read_ahead_kb as the scan saved it (2560 after blockdev --setra 5120),
+ * the kernel default 128 KiB when the record has none. */
+static void test_geometry_read_ahead(void **state)
+{
+	struct blkalign_layer disk = {.name = "vdj",
+				      .kind = BLKALIGN_LAYER_DISK,
+				      .size = M(1024),
+				      .parent = -1};
+	struct blkalign_device d = {.path = "/dev/vdj",
+				    .name = "vdj",
+				    .is_block_device = true,
+				    .size = M(1024),
+				    .nlayers = 1,
+				    .layers = &disk};
+	struct blkalign_model_geometry g;
+
+	(void)state;
+	d.topology.logical_sector_size =
+		(struct blkalign_value){512, BLKALIGN_SRC_SYSFS};
+	d.topology.physical_sector_size =
+		(struct blkalign_value){4096, BLKALIGN_SRC_SYSFS};
+	d.topology.read_ahead_kb =
+		(struct blkalign_value){2560, BLKALIGN_SRC_SYSFS};
+	assert_int_equal(blkalign_model_geometry_from_device(&d, &g), 0);
+	assert_int_equal(g.read_ahead_kb, 2560);
+	assert_int_equal(g.physical_sector_size, 4096);
+	d.topology.read_ahead_kb = (struct blkalign_value){0, 0};
+	assert_int_equal(blkalign_model_geometry_from_device(&d, &g), 0);
+	assert_int_equal(g.read_ahead_kb, 128);
+}
+
 int main(void)
 {
 	const struct CMUnitTest single[] = {
+		cmocka_unit_test(test_geometry_read_ahead),
 		cmocka_unit_test(test_raid_run),
 		cmocka_unit_test(test_raid_stream),
 		cmocka_unit_test(test_invalid),

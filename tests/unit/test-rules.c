@@ -531,7 +531,7 @@ static const struct rules_row rules_rows[] = {
 
 static struct blkalign_ctx *ctx_with_page(uint32_t page)
 {
-	struct blkalign_ctx *ctx = blkalign_new_ctx();
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
 
 	assert_non_null(ctx);
 	assert_int_equal(blkalign_ctx_set_page_size(ctx, page ? page : 4096),
@@ -568,7 +568,7 @@ static void build_device(struct ba_device *d, const struct rules_row *r)
 	if (r->t.kb)
 		set_value(&t->max_sectors_kb, r->t.kb);
 	ba_topology_finish(ctx, t);
-	blkalign_unref_ctx(ctx);
+	blkalign_ctx_unref(ctx);
 
 	disk = ba_device_add_layer(d);
 	assert_non_null(disk);

@@ -396,7 +396,7 @@ static void traced_pass(struct blkalign_ctx *ctx, const char *traced, int fd,
 static void model_sides(struct blkalign_ctx *ctx, const char *path,
 			struct blkalign_bench_compare *c, uint64_t window)
 {
-	struct blkalign_report *rep = blkalign_new_report(ctx);
+	struct blkalign_report *rep = blkalign_report_new(ctx);
 	const struct blkalign_device *d;
 	struct blkalign_model_geometry g = {0};
 	struct blkalign_model_layer l, lw;
@@ -430,7 +430,7 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 	c->sides[1].model_requests = mw.requests;
 	c->sides[1].model_request_cap = mw.request_cap;
 out:
-	blkalign_unref_report(rep);
+	blkalign_report_unref(rep);
 }
 
 static int progress(const struct blkalign_bench_opts *o,
@@ -523,7 +523,7 @@ static int soft_block_size(const char *path,
 	fds[0] = fd;
 	fds[1] = w.fd;
 
-	ctx = blkalign_new_ctx();
+	ctx = blkalign_ctx_new();
 	if (ctx)
 		model_sides(ctx, path, c, window);
 	t0 = ba_now_ns();
@@ -563,7 +563,7 @@ out:
 		close(fd);
 	free(data);
 	free(scratch);
-	blkalign_unref_ctx(ctx);
+	blkalign_ctx_unref(ctx);
 	return rc;
 }
 
@@ -760,7 +760,7 @@ static int engine_test(const char *path, const struct blkalign_bench_opts *o,
 	if (c->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION) {
 		uint64_t start = 0, dstart;
 
-		ctx = blkalign_new_ctx();
+		ctx = blkalign_ctx_new();
 		rc = ctx ? disk_of(ctx, s[0].fd, disk, sizeof(disk), &start)
 			 : -ENOMEM;
 		if (rc)
@@ -878,7 +878,7 @@ out:
 	for (int i = 0; i < 2; i++)
 		if (s[i].fd >= 0)
 			close(s[i].fd);
-	blkalign_unref_ctx(ctx);
+	blkalign_ctx_unref(ctx);
 	return rc;
 }
 
