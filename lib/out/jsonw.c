@@ -68,3 +68,19 @@ int ba_json_write(struct json_object *root, FILE *out)
 	json_object_put(root);
 	return rc;
 }
+
+/* [{ "bytes", "count" }...] of a size histogram. */
+struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
+					size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		ba_json_u64(o, "bytes", s[i].bytes);
+		ba_json_u64(o, "count", s[i].count);
+		json_object_array_add(a, o);
+	}
+	return a;
+}

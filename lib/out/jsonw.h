@@ -13,11 +13,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "blkalign.h"
+
 void ba_json_u64(struct json_object *o, const char *k, uint64_t v);
 void ba_json_s64(struct json_object *o, const char *k, int64_t v);
 void ba_json_str(struct json_object *o, const char *k, const char *v);
 void ba_json_bool(struct json_object *o, const char *k, bool v);
 void ba_json_double(struct json_object *o, const char *k, double v);
+struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
+					size_t n);
 struct json_object *ba_json_root(void);
 int ba_json_write(struct json_object *root, FILE *out);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * model-json.c - `model` and `trace` results as JSON, through json-c
- * like json.c: snake_case keys, byte counts as integers, a
- * schema_version, keys only ever added (docs/model.md).
+ * model-json.c - `model` results as JSON, through json-c like json.c:
+ * snake_case keys, byte counts as integers, a schema_version, keys only
+ * ever added (docs/model.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,21 +19,6 @@ static void put_ratio(struct json_object *o, const char *k, uint64_t a,
 
 	json_object_object_add(o, k,
 			       (b || !a) ? json_object_new_double(r) : NULL);
-}
-
-static struct json_object *sizes_json(const struct blkalign_size_count *s,
-				      size_t n)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_new_object();
-
-		ba_json_u64(o, "bytes", s[i].bytes);
-		ba_json_u64(o, "count", s[i].count);
-		json_object_array_add(a, o);
-	}
-	return a;
 }
 
 static struct json_object *cost_json(const struct blkalign_model_cost *c,
@@ -58,7 +43,7 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 							     (double)c->requests
 						   : 0.0));
 	json_object_object_add(o, "request_sizes",
-			       sizes_json(c->sizes, c->nsizes));
+			       ba_json_size_counts(c->sizes, c->nsizes));
 	ba_json_u64(o, "request_sizes_other", c->sizes_other);
 	ba_json_u64(o, "physical_sectors", c->physical_sectors);
 	ba_json_u64(o, "partial_requests", c->partial_requests);
@@ -181,93 +166,5 @@ int blkalign_model_write_json(const char *target,
 			arr, model_json(layer_names ? layer_names[i] : NULL,
 					&models[i]));
 	json_object_object_add(root, "models", arr);
-	return ba_json_write(root, out);
-}
-
-static struct json_object *dir_json(const struct blkalign_trace_dir *d)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *h = json_object_new_array();
-	struct json_object *lat = json_object_new_object();
-
-	ba_json_u64(o, "requests", d->requests);
-	ba_json_u64(o, "bytes", d->bytes);
-	ba_json_u64(o, "request_max", d->request_max);
-	ba_json_u64(o, "request_min", d->request_min);
-	json_object_object_add(
-		o, "request_avg",
-		json_object_new_double(d->requests ? (double)d->bytes /
-							     (double)d->requests
-						   : 0.0));
-	json_object_object_add(o, "request_sizes",
-			       sizes_json(d->sizes, d->nsizes));
-	ba_json_u64(o, "request_sizes_other", d->sizes_other);
-	/* power-of-two buckets of sectors: [2^i, 2^(i+1)) */
-	for (size_t i = 0; i < 32; i++) {
-		struct json_object *b;
-
-		if (!d->hist_log2[i])
-			continue;
-		b = json_object_new_object();
-		ba_json_u64(b, "sectors_from", (uint64_t)1 << i);
-		ba_json_u64(b, "sectors_to", ((uint64_t)1 << (i + 1)) - 1);
-		ba_json_u64(b, "count", d->hist_log2[i]);
-		json_object_array_add(h, b);
-	}
-	json_object_object_add(o, "histogram", h);
-	ba_json_u64(o, "off_physical", d->off_physical);
-	ba_json_u64(o, "off_4k_in_layer", d->off_page_in_layer);
-	ba_json_u64(o, "partial_requests", d->partial_requests);
-	ba_json_u64(o, "rmw", d->rmw);
-	ba_json_u64(o, "physical_sectors", d->physical_sectors);
-	ba_json_u64(lat, "completed", d->completed);
-	ba_json_u64(lat, "p50_ns", d->lat_p50_ns);
-	ba_json_u64(lat, "p90_ns", d->lat_p90_ns);
-	ba_json_u64(lat, "p99_ns", d->lat_p99_ns);
-	ba_json_u64(lat, "max_ns", d->lat_max_ns);
-	json_object_object_add(o, "latency", lat);
-	return o;
-}
-
-/**
- * blkalign_trace_write_json: the summary of trace @t as one document.
- * Returns: 0, -EINVAL, -ENOMEM or -EIO.
- */
-int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
-{
-	const struct blkalign_trace_summary *s;
-	struct json_object *root, *dirs;
-
-	if (!t || !out)
-		return -EINVAL;
-	s = blkalign_trace_summary(t);
-	if (!s)
-		return -ENOMEM;
-	root = ba_json_root();
-	dirs = json_object_new_object();
-	if (!root || !dirs) {
-		json_object_put(root);
-		json_object_put(dirs);
-		return -ENOMEM;
-	}
-	ba_json_str(root, "device", s->device);
-	ba_json_u64(root, "major", s->major);
-	ba_json_u64(root, "minor", s->minor);
-	ba_json_u64(root, "layer_start", s->layer_start);
-	ba_json_u64(root, "layer_size", s->layer_size);
-	ba_json_u64(root, "logical_sector_size", s->logical_sector_size);
-	ba_json_u64(root, "physical_sector_size", s->physical_sector_size);
-	ba_json_u64(root, "alignment_offset", s->alignment_offset);
-	json_object_object_add(root, "seconds",
-			       json_object_new_double(s->seconds));
-	ba_json_u64(root, "events", s->events);
-	ba_json_u64(root, "lost_events", s->lost_events);
-	ba_json_u64(root, "unmatched_completions", s->unmatched);
-	json_object_object_add(dirs, "read", dir_json(&s->read));
-	json_object_object_add(dirs, "write", dir_json(&s->write));
-	json_object_object_add(dirs, "discard", dir_json(&s->discard));
-	json_object_object_add(dirs, "flush", dir_json(&s->flush));
-	json_object_object_add(dirs, "other", dir_json(&s->other));
-	json_object_object_add(root, "requests", dirs);
 	return ba_json_write(root, out);
 }

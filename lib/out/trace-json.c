@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace-json.c - `trace` results as JSON: the block requests tracefs saw,
+ * per direction, with sizes, alignment and latency (docs/model.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+/* before blkalignP.h: json-c includes libc headers that banned.h would break */
+#include "jsonw.h"
+#include "blkalignP.h"
+
+static struct json_object *dir_json(const struct blkalign_trace_dir *d)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *h = json_object_new_array();
+	struct json_object *lat = json_object_new_object();
+
+	ba_json_u64(o, "requests", d->requests);
+	ba_json_u64(o, "bytes", d->bytes);
+	ba_json_u64(o, "request_max", d->request_max);
+	ba_json_u64(o, "request_min", d->request_min);
+	json_object_object_add(
+		o, "request_avg",
+		json_object_new_double(d->requests ? (double)d->bytes /
+							     (double)d->requests
+						   : 0.0));
+	json_object_object_add(o, "request_sizes",
+			       ba_json_size_counts(d->sizes, d->nsizes));
+	ba_json_u64(o, "request_sizes_other", d->sizes_other);
+	/* power-of-two buckets of sectors: [2^i, 2^(i+1)) */
+	for (size_t i = 0; i < 32; i++) {
+		struct json_object *b;
+
+		if (!d->hist_log2[i])
+			continue;
+		b = json_object_new_object();
+		ba_json_u64(b, "sectors_from", (uint64_t)1 << i);
+		ba_json_u64(b, "sectors_to", ((uint64_t)1 << (i + 1)) - 1);
+		ba_json_u64(b, "count", d->hist_log2[i]);
+		json_object_array_add(h, b);
+	}
+	json_object_object_add(o, "histogram", h);
+	ba_json_u64(o, "off_physical", d->off_physical);
+	ba_json_u64(o, "off_4k_in_layer", d->off_page_in_layer);
+	ba_json_u64(o, "partial_requests", d->partial_requests);
+	ba_json_u64(o, "rmw", d->rmw);
+	ba_json_u64(o, "physical_sectors", d->physical_sectors);
+	ba_json_u64(lat, "completed", d->completed);
+	ba_json_u64(lat, "p50_ns", d->lat_p50_ns);
+	ba_json_u64(lat, "p90_ns", d->lat_p90_ns);
+	ba_json_u64(lat, "p99_ns", d->lat_p99_ns);
+	ba_json_u64(lat, "max_ns", d->lat_max_ns);
+	json_object_object_add(o, "latency", lat);
+	return o;
+}
+
+/**
+ * blkalign_trace_write_json: the summary of trace @t as one document.
+ * Returns: 0, -EINVAL, -ENOMEM or -EIO.
+ */
+int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
+{
+	const struct blkalign_trace_summary *s;
+	struct json_object *root, *dirs;
+
+	if (!t || !out)
+		return -EINVAL;
+	s = blkalign_trace_summary(t);
+	if (!s)
+		return -ENOMEM;
+	root = ba_json_root();
+	dirs = json_object_new_object();
+	if (!root || !dirs) {
+		json_object_put(root);
+		json_object_put(dirs);
+		return -ENOMEM;
+	}
+	ba_json_str(root, "device", s->device);
+	ba_json_u64(root, "major", s->major);
+	ba_json_u64(root, "minor", s->minor);
+	ba_json_u64(root, "layer_start", s->layer_start);
+	ba_json_u64(root, "layer_size", s->layer_size);
+	ba_json_u64(root, "logical_sector_size", s->logical_sector_size);
+	ba_json_u64(root, "physical_sector_size", s->physical_sector_size);
+	ba_json_u64(root, "alignment_offset", s->alignment_offset);
+	json_object_object_add(root, "seconds",
+			       json_object_new_double(s->seconds));
+	ba_json_u64(root, "events", s->events);
+	ba_json_u64(root, "lost_events", s->lost_events);
+	ba_json_u64(root, "unmatched_completions", s->unmatched);
+	json_object_object_add(dirs, "read", dir_json(&s->read));
+	json_object_object_add(dirs, "write", dir_json(&s->write));
+	json_object_object_add(dirs, "discard", dir_json(&s->discard));
+	json_object_object_add(dirs, "flush", dir_json(&s->flush));
+	json_object_object_add(dirs, "other", dir_json(&s->other));
+	json_object_object_add(root, "requests", dirs);
+	return ba_json_write(root, out);
+}
