@@ -449,7 +449,7 @@ int cmd_fix(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static struct blkalign_fix_outcome out[MAX_ROUNDS];
-	struct blkalign_fix_opts fo = {0};
+	struct blkalign_fix_opts fo = {.size = sizeof(fo)};
 	struct cli_topo topo = {0};
 	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
 	struct sigaction sa = {0};

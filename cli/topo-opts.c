@@ -73,7 +73,10 @@ int cli_topo_opt(struct cli_topo *t, int c, const char *arg)
  */
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx)
 {
-	if (blkalign_ctx_set_image_geometry(ctx, &t->geom)) {
+	struct blkalign_image_geometry g = t->geom;
+
+	g.size = sizeof(g);
+	if (blkalign_ctx_set_image_geometry(ctx, &g)) {
 		cli_warnx("impossible image geometry: sector sizes must be "
 			  "powers of two from 512 to 65536 with physical >= "
 			  "logical, I/O sizes multiples of the logical sector");

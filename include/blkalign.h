@@ -193,8 +193,13 @@ struct blkalign_device {
 	struct blkalign_table table; /* usable_end 0: no table was read */
 };
 
-/* Topology options for image files; a field of 0 keeps the default. */
+/*
+ * Topology options for image files; a field of 0 keeps the default.
+ * Structs the caller fills start with their size (sizeof, as the caller
+ * was built): a library with more fields reads the ones it was given.
+ */
 struct blkalign_image_geometry {
+	size_t size; /* sizeof(struct blkalign_image_geometry) */
 	uint32_t logical_sector_size;
 	uint32_t physical_sector_size;
 	uint32_t minimum_io_size;
@@ -539,6 +544,7 @@ struct blkalign_fix_io {
 const struct blkalign_fix_io *blkalign_fix_io_default(void);
 
 struct blkalign_fix_opts {
+	size_t size;	     /* sizeof(struct blkalign_fix_opts) */
 	const char *journal; /* journal file (required) */
 	const char *tmpdir;  /* table image; NULL: the journal's dir */
 	uint64_t max_step;   /* bytes per step; 0: 16 MiB */
@@ -660,6 +666,7 @@ enum blkalign_bench_test {
 };
 
 struct blkalign_bench_opts {
+	size_t size;	      /* sizeof; blkalign_bench_opts_defaults sets it */
 	const char *engine;   /* "psync" (default), "uring", "null", "sim" */
 	uint32_t io_size;     /* bytes; default 4096 */
 	uint32_t phase_step;  /* bytes; default 512 */

@@ -6,10 +6,12 @@
 #ifndef BLKALIGN_PRIVATE_H
 #define BLKALIGN_PRIVATE_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "blkalign.h"
@@ -43,6 +45,25 @@ struct ba_topology_field {
 };
 #define BA_TOPOLOGY_NFIELDS 12
 extern const struct ba_topology_field ba_topology_fields[BA_TOPOLOGY_NFIELDS];
+
+/*
+ * A caller's struct that starts with its size, into @dst (@dst_size
+ * bytes, zeroed first): a caller built with an older, shorter struct
+ * still works, the fields it does not know read as 0.  -EINVAL when the
+ * size is below @min (the struct's first published size).
+ */
+static inline int ba_sized_copy(void *dst, size_t dst_size, const void *src,
+				size_t min)
+{
+	size_t n;
+
+	memcpy(&n, src, sizeof(n));
+	if (n < min)
+		return -EINVAL;
+	memset(dst, 0, dst_size);
+	memcpy(dst, src, n < dst_size ? n : dst_size);
+	return 0;
+}
 
 void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

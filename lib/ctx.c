@@ -76,11 +76,13 @@ int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir)
  * multiples of the logical sector, the offset inside a physical sector).
  */
 int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
-				    const struct blkalign_image_geometry *g)
+				    const struct blkalign_image_geometry *given)
 {
+	struct blkalign_image_geometry copy, *g = &copy;
 	uint32_t lss, pss;
 
-	if (!ctx || !g)
+	if (!ctx || !given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
 		return -EINVAL;
 	lss = g->logical_sector_size ? g->logical_sector_size : 512;
 	pss = g->physical_sector_size ? g->physical_sector_size : lss;
@@ -93,7 +95,7 @@ int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
 	if (g->alignment_offset < 0 || (uint32_t)g->alignment_offset >= pss ||
 	    g->alignment_offset % lss)
 		return -EINVAL;
-	ctx->image = *g;
+	ctx->image = copy;
 	return 0;
 }
 

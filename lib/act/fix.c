@@ -240,15 +240,18 @@ static int read_disk(struct blkalign_fix_target *t,
 int blkalign_fix_partition(struct blkalign_fix_target *t,
 			   const struct blkalign_device *d,
 			   const struct blkalign_plan_part *pp,
-			   const struct blkalign_fix_opts *o,
+			   const struct blkalign_fix_opts *given,
 			   struct blkalign_fix_result *res)
 {
+	struct blkalign_fix_opts copy, *o = &copy;
 	struct ba_journal *j;
 	struct ba_fix_run r = {0};
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (!d || !pp || !o || !o->journal || (!t && !o->dry_run))
+	if (!d || !pp || !given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    !o->journal || (!t && !o->dry_run))
 		return -EINVAL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -363,15 +366,18 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
  * holds what that needs and the disk is the journal's (fix-trust.c).
  */
 int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
-			const struct blkalign_fix_opts *o,
+			const struct blkalign_fix_opts *given,
 			struct blkalign_fix_result *res)
 {
+	struct blkalign_fix_opts copy, *o = &copy;
 	struct ba_journal *j;
 	struct ba_fix_run r = {0};
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (!t || !o || !o->journal)
+	if (!t || !given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    !o->journal)
 		return -EINVAL;
 	t->io.writes = t->io.flushes = 0;
 	j = calloc(1, sizeof(*j));

@@ -40,7 +40,7 @@ static void geometry(struct blkalign_ctx *ctx, uint8_t g)
 {
 	static const uint32_t min_io[] = {0, 65536, 131072, 12288};
 	static const uint32_t opt_io[] = {0, 262144, 196608, 33553920};
-	struct blkalign_image_geometry geo = {0};
+	struct blkalign_image_geometry geo = {.size = sizeof(geo)};
 
 	geo.logical_sector_size = (g & 1) ? 4096 : 512;
 	geo.physical_sector_size = (g & 3) ? 4096 : 512;

@@ -285,6 +285,13 @@ static void test_public_sim(void **state)
 	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
 	o.engine = "nonesuch";
 	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -ENOENT);
+	/* options without their size (a caller that did not set it, or one
+	 * older than the first sized struct) are refused */
+	o.engine = "sim";
+	o.size = 0;
+	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	o.size = sizeof(o) - 1;
+	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
 }
 
 static void test_null_engine(void **state)

@@ -192,7 +192,7 @@ static void test_move(void **state)
 {
 	const struct move_row *m = *state;
 	const size_t disk = 16 * MIB;
-	struct blkalign_fix_opts o = {0};
+	struct blkalign_fix_opts o = {.size = sizeof(o)};
 	struct ba_fix_run r = {0};
 	struct ba_journal j;
 	struct ba_file dev;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "blkalignP.h"
 
 static const struct ba_engine_ops *const engines[] = {
 	&ba_engine_psync,
@@ -48,6 +49,7 @@ const char *const *blkalign_bench_engines(void)
 void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
 	o->engine = "psync";
 	o->io_size = 4096;
 	o->phase_step = 512;
@@ -117,13 +119,16 @@ static int open_target(const char *path, bool write,
  * device's logical sector size, -ENOSPC when the region is too small for
  * the sweep, or the -errno of the failed open or I/O.
  */
-int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
+int blkalign_bench_sweep(const char *path,
+			 const struct blkalign_bench_opts *given,
 			 struct blkalign_bench_result *out)
 {
+	struct blkalign_bench_opts copy, *o = &copy;
 	struct ba_engine e = {0};
 	int rc, fd = -1;
 
-	if (!o || !out)
+	if (!given || !out ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->path = path;

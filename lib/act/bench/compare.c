@@ -896,10 +896,13 @@ out:
  * the -errno of the failed open, window or I/O.
  */
 int blkalign_bench_compare(const char *path,
-			   const struct blkalign_bench_opts *o,
+			   const struct blkalign_bench_opts *given,
 			   struct blkalign_bench_compare *out)
 {
-	if (!o || !out || !path)
+	struct blkalign_bench_opts copy, *o = &copy;
+
+	if (!given || !out || !path ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->test = o->test;
