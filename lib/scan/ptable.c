@@ -135,17 +135,21 @@ static int long_dos_chain(struct ba_device *d, int fd, uint32_t lss)
 		return -ENOMEM;
 	ba_io_init_fd(&io, fd, d->pub.size);
 	rc = ba_dos_check(&io, lss, chk);
-	if (rc || !chk->truncated || chk->protective) {
+	if (rc) {
 		free(chk);
 		return rc < 0 ? rc : 0;
 	}
+	/* the scan keeps the walk for the rules (scan.c dos_scan) */
+	free(d->dos);
+	d->dos = chk;
+	if (!chk->truncated || chk->protective)
+		return 0;
 	d->pub.scheme = "dos";
 	for (int i = 0; i < 4 && !rc; i++)
 		if (chk->primary[i].type)
 			rc = add_walked(d, &chk->primary[i], i + 1, lss, false);
 	for (unsigned int k = 0; k < chk->nlogical && !rc; k++)
 		rc = add_walked(d, &chk->logical[k], 5 + (int)k, lss, true);
-	free(chk);
 	if (rc)
 		return rc;
 	link_logicals(d);

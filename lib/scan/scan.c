@@ -66,12 +66,16 @@ static uint64_t bytes_read_since(uint64_t start, uint64_t self)
 static int dos_scan(struct ba_device *d, struct ba_io *io)
 {
 	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
-	struct ba_dos_check *chk = calloc(1, sizeof(*chk));
-	int rc;
+	struct ba_dos_check *chk = d->dos;
+	int rc = 0;
 
-	if (!chk)
-		return -ENOMEM;
-	rc = ba_dos_check(io, lss, chk);
+	/* ba_ptable_read walked it already, unless that walk failed */
+	if (!chk) {
+		chk = calloc(1, sizeof(*chk));
+		if (!chk)
+			return -ENOMEM;
+		rc = ba_dos_check(io, lss, chk);
+	}
 	if (rc < 0) {
 		free(chk);
 		if (d->pub.scheme && !strcmp(d->pub.scheme, "gpt"))
@@ -232,8 +236,13 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	rc = gpt_scan(d, &io);
 	assume_usable(d);
 	if (!rc && (!d->pub.scheme || !strcmp(d->pub.scheme, "dos") ||
-		    !strcmp(d->pub.scheme, "gpt")))
+		    !strcmp(d->pub.scheme, "gpt"))) {
 		rc = dos_scan(d, &io);
+	} else {
+		/* another table: its sector 0 is no MBR to judge */
+		free(d->dos);
+		d->dos = NULL;
+	}
 	if (!rc)
 		rc = ba_stack_probe(d, fd, &io);
 	if (rc)
