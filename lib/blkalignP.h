@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "blkalign.h"
+#include "finding.h"
 
 #define BA_SECTOR 512 /* the unit of sysfs, libblkid and on-disk LBAs */
 #define KIB	  ((uint64_t)1024)
@@ -84,8 +85,11 @@ struct ba_device {
 	struct blkalign_device pub;
 	struct blkalign_layer *layers;
 	size_t nlayers, layers_cap;
-	struct blkalign_finding *findings;
+	struct ba_finding *findings; /* as the rules made them (finding.h) */
 	size_t nfindings, findings_cap;
+	size_t findings_lost;		    /* not recorded: out of memory */
+	size_t findings_unrendered;	    /* their text could not be made */
+	struct blkalign_finding *published; /* rendered, worst first */
 	const char **problems;
 	size_t nproblems, problems_cap;
 	struct ba_pool pool;
@@ -107,11 +111,16 @@ struct ba_device {
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
-bool ba_code_is_known(const char *code);
-struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
-					       const char *code,
-					       enum blkalign_severity sev,
-					       int layer);
+/*
+ * A new finding of code @code on layer @layer (its texts, numbers and
+ * facts zero), or NULL when out of memory: then it is counted lost and
+ * the report says it is incomplete.
+ */
+struct ba_finding *ba_device_add_finding(struct ba_device *d, enum ba_code code,
+					 enum blkalign_severity sev, int layer);
+/* Render @f's texts from the message table into @d's pool (out/). */
+int ba_finding_render(struct ba_device *d, const struct ba_finding *f,
+		      struct blkalign_finding *out);
 void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ba_device_publish(struct ba_device *d);

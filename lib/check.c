@@ -8,6 +8,26 @@
 
 #include "blkalignP.h"
 
+/*
+ * A finding lost (out of memory) makes a report that cannot be trusted
+ * whole: it says so, and the status says it is incomplete even when the
+ * problem cannot be recorded either.
+ */
+static void say_lost(struct blkalign_report *r, struct ba_device *d)
+{
+	size_t lost = d->findings_lost + d->findings_unrendered;
+
+	if (!lost)
+		return;
+	ba_device_problem(d,
+			  "%zu finding(s) could not be recorded: out of "
+			  "memory",
+			  lost);
+	d->pub.problems = d->problems;
+	d->pub.nproblems = d->nproblems;
+	r->status |= BLKALIGN_STATUS_INCOMPLETE;
+}
+
 /* Judge and publish the records scanned since @first. */
 void ba_check_finish(struct blkalign_report *r, size_t first)
 {
@@ -17,13 +37,14 @@ void ba_check_finish(struct blkalign_report *r, size_t first)
 		if (d->scanned)
 			ba_rules_run(d);
 		ba_device_publish(d);
+		say_lost(r, d);
 		if (d->pub.failed) {
 			/* why is in its problems; the bit says it all */
 			r->status |= BLKALIGN_STATUS_FAILED;
 			continue;
 		}
-		for (size_t k = 0; k < d->nfindings; k++)
-			if (d->findings[k].severity != BLKALIGN_INFO)
+		for (size_t k = 0; k < d->pub.nfindings; k++)
+			if (d->pub.findings[k].severity != BLKALIGN_INFO)
 				r->status |= BLKALIGN_STATUS_FINDINGS;
 		if (d->nproblems)
 			r->status |= BLKALIGN_STATUS_INCOMPLETE;

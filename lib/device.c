@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * device.c - the record of one audited device: its layers, findings and
- * problems, and the string pool that owns their text.
+ * problems, and the string pool that owns their text; publishing it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -113,24 +113,27 @@ struct blkalign_layer *ba_device_add_layer(struct ba_device *d)
 	return l;
 }
 
-struct blkalign_finding *ba_device_add_finding(struct ba_device *d,
-					       const char *code,
-					       enum blkalign_severity sev,
-					       int layer)
+struct ba_finding *ba_device_add_finding(struct ba_device *d, enum ba_code code,
+					 enum blkalign_severity sev, int layer)
 {
-	struct blkalign_finding *v, *f;
+	const struct blkalign_code *row = ba_code_row(code);
+	struct ba_finding *v, *f;
 
 	/* An unknown code is a bug: refuse it so that tests notice. */
-	if (!ba_code_is_known(code))
+	if (!row || !row->code)
 		return NULL;
 	v = grow(d->findings, &d->findings_cap, d->nfindings + 1, sizeof(*v));
-	if (!v)
+	if (!v) {
+		d->findings_lost++;
 		return NULL;
+	}
 	d->findings = v;
 	f = &d->findings[d->nfindings++];
 	f->code = code;
-	f->severity = sev;
-	f->layer = layer;
+	f->pub.code = row->code;
+	f->pub.severity = sev;
+	f->pub.layer = layer;
+	f->other = -1;
 	return f;
 }
 
@@ -157,20 +160,19 @@ void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 }
 
 /* Worst first, then by layer. */
-static int finding_order(const struct blkalign_finding *x,
-			 const struct blkalign_finding *y)
+static int finding_order(const struct ba_finding *x, const struct ba_finding *y)
 {
-	if (x->severity != y->severity)
-		return x->severity > y->severity ? -1 : 1;
-	if (x->layer != y->layer)
-		return x->layer < y->layer ? -1 : 1;
+	if (x->pub.severity != y->pub.severity)
+		return x->pub.severity > y->pub.severity ? -1 : 1;
+	if (x->pub.layer != y->pub.layer)
+		return x->pub.layer < y->pub.layer ? -1 : 1;
 	return 0;
 }
 
 /* finding_order, then the rules' order (the index) */
 static int by_order_index(const void *a, const void *b, void *findings)
 {
-	const struct blkalign_finding *f = findings;
+	const struct ba_finding *f = findings;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 	int c = finding_order(&f[i], &f[j]);
 
@@ -178,43 +180,58 @@ static int by_order_index(const void *a, const void *b, void *findings)
 }
 
 /*
- * Sort findings worst first, then by layer, keeping the rules' order
- * otherwise: a sort of their indices (n log n: a table of thousands of
- * partitions has thousands of findings), then one permutation.
+ * The published order of the findings: worst first, then by layer,
+ * keeping the rules' order otherwise.  A sort of their indices (n log n:
+ * a table of thousands of partitions has thousands of findings); without
+ * memory for it, an insertion sort in place (stable) and the identity.
  */
-void ba_device_publish(struct ba_device *d)
+static size_t *finding_ranks(struct ba_device *d)
 {
-	size_t n = d->nfindings, *ix = n > 1 ? malloc(n * sizeof(*ix)) : NULL;
-	struct blkalign_finding *sorted =
-		ix ? malloc(n * sizeof(*sorted)) : NULL;
+	size_t n = d->nfindings, *ix = malloc((n ? n : 1) * sizeof(*ix));
 
-	if (sorted) {
+	if (ix) {
 		for (size_t i = 0; i < n; i++)
 			ix[i] = i;
 		qsort_r(ix, n, sizeof(*ix), by_order_index, d->findings);
-		for (size_t i = 0; i < n; i++)
-			sorted[i] = d->findings[ix[i]];
-		memcpy(d->findings, sorted, n * sizeof(*sorted));
-	} else {
-		/* no memory for the indices: insertion sort, stable */
-		for (size_t i = 1; i < n; i++) {
-			struct blkalign_finding f = d->findings[i];
-			size_t j = i;
-
-			while (j > 0 &&
-			       finding_order(&d->findings[j - 1], &f) > 0) {
-				d->findings[j] = d->findings[j - 1];
-				j--;
-			}
-			d->findings[j] = f;
-		}
+		return ix;
 	}
-	free(sorted);
+	for (size_t i = 1; i < n; i++) {
+		struct ba_finding f = d->findings[i];
+		size_t j = i;
+
+		while (j > 0 && finding_order(&d->findings[j - 1], &f) > 0) {
+			d->findings[j] = d->findings[j - 1];
+			j--;
+		}
+		d->findings[j] = f;
+	}
+	return NULL;
+}
+
+/*
+ * Publish the record: the findings sorted and their texts rendered from
+ * the message table (a finding that cannot be rendered is counted lost),
+ * the arrays exposed through pub.
+ */
+void ba_device_publish(struct ba_device *d)
+{
+	size_t n = d->nfindings, *ix = finding_ranks(d), k = 0;
+	struct blkalign_finding *out;
+
+	free(d->published);
+	d->published = out = calloc(n ? n : 1, sizeof(*out));
+	for (size_t i = 0; out && i < n; i++)
+		if (!ba_finding_render(d, &d->findings[ix ? ix[i] : i],
+				       &out[k]))
+			k++;
+	if (!out)
+		k = 0;
+	d->findings_unrendered = n - k;
 	free(ix);
 	d->pub.layers = d->layers;
 	d->pub.nlayers = d->nlayers;
-	d->pub.findings = d->findings;
-	d->pub.nfindings = d->nfindings;
+	d->pub.findings = out;
+	d->pub.nfindings = k;
 	d->pub.problems = d->problems;
 	d->pub.nproblems = d->nproblems;
 }
@@ -244,6 +261,7 @@ void ba_device_release(struct ba_device *d)
 	free(d->markers);
 	free(d->layers);
 	free(d->findings);
+	free(d->published);
 	free(d->problems);
 	ba_pool_release(&d->pool);
 	memset(d, 0, sizeof(*d));

@@ -499,6 +499,15 @@ static bool plan_code(const char *code)
 	return false;
 }
 
+/* Count finding @f when it is a warning or error the plan is about. */
+static void count_one(size_t *c, size_t nlayers,
+		      const struct blkalign_finding *f)
+{
+	if (f->layer >= 0 && (size_t)f->layer < nlayers &&
+	    f->severity > BLKALIGN_INFO && plan_code(f->code))
+		c[f->layer]++;
+}
+
 /* The warning and error findings the plan is about, per layer (@out has
  * @nlayers entries). */
 static size_t *count_findings(const struct blkalign_finding *f, size_t n,
@@ -507,9 +516,7 @@ static size_t *count_findings(const struct blkalign_finding *f, size_t n,
 	size_t *c = calloc(nlayers ? nlayers : 1, sizeof(*c));
 
 	for (size_t k = 0; c && k < n; k++)
-		if (f[k].layer >= 0 && (size_t)f[k].layer < nlayers &&
-		    f[k].severity > BLKALIGN_INFO && plan_code(f[k].code))
-			c[f[k].layer]++;
+		count_one(c, nlayers, &f[k]);
 	return c;
 }
 
@@ -549,8 +556,10 @@ static int recheck(struct ba_plan *p, const struct blkalign_device *d)
 		l->size = pp->new_size;
 	}
 	ba_rules_run(&tmp);
-	after = count_findings(tmp.findings, tmp.nfindings, tmp.nlayers);
-	if (!after) {
+	after = calloc(tmp.nlayers ? tmp.nlayers : 1, sizeof(*after));
+	for (size_t k = 0; after && k < tmp.nfindings; k++)
+		count_one(after, tmp.nlayers, &tmp.findings[k].pub);
+	if (!after || tmp.findings_lost) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -563,10 +572,7 @@ static int recheck(struct ba_plan *p, const struct blkalign_device *d)
 	}
 out:
 	free(after);
-	free(tmp.layers);
-	free(tmp.findings);
-	free(tmp.problems);
-	ba_pool_release(&tmp.pool);
+	ba_device_release(&tmp);
 	free(map);
 	return rc;
 }

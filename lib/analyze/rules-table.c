@@ -15,50 +15,31 @@
 /* The EBR chain: where it breaks, or goes on past the kernel's limit. */
 static void dos_findings(struct ba_device *d, const struct ba_dos_check *chk)
 {
-	static const char *const why[] = {
-		[BA_EBR_LOOP] = "loops back on itself",
-		[BA_EBR_OUTSIDE] = "points outside the extended partition",
-		[BA_EBR_BROKEN] = "reaches a record without its signature",
+	static const enum ba_text why[] = {
+		[BA_EBR_LOOP] = BA_T_EBR_LOOP,
+		[BA_EBR_OUTSIDE] = BA_T_EBR_OUTSIDE,
+		[BA_EBR_BROKEN] = BA_T_EBR_BROKEN,
 	};
 	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
-	if (chk->state == BA_EBR_OK && chk->truncated) {
-		f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR,
-					  0);
-		if (!f)
-			return;
-		f->value = chk->bad_lba * lss;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"the chain of logical partitions on '%s' goes on past "
-			"the %u the kernel shows (it stops at %u partitions "
-			"in all), at sector %" PRIu64,
-			d->pub.name, chk->nlogical, BA_DOS_KERNEL_PARTS,
-			chk->bad_lba);
-		f->explanation = "the partitions after it exist for no kernel "
-				 "and are not checked; partitioning tools may "
-				 "still list them";
-		f->fix = "inspect with 'sfdisk -d' and rewrite the logical "
-			 "partitions with sfdisk or fdisk";
+	if (chk->state == BA_EBR_OK && !chk->truncated)
 		return;
-	}
-	if (chk->state == BA_EBR_OK)
-		return;
-	f = ba_device_add_finding(d, "dos-ebr-chain", BLKALIGN_ERROR, 0);
+	f = ba_device_add_finding(d, BA_CODE_DOS_EBR_CHAIN, BLKALIGN_ERROR, 0);
 	if (!f)
 		return;
-	f->value = chk->bad_lba * lss;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"the chain of logical partitions on '%s' %s at sector %" PRIu64
-		", after %u logical partitions",
-		d->pub.name, why[chk->state], chk->bad_lba, chk->nlogical);
-	f->explanation = "logical partitions after the break are not listed "
-			 "and their alignment is not checked; the kernel and "
-			 "partitioning tools may disagree about them";
-	f->fix = "inspect with 'sfdisk -d' and rewrite the logical partitions "
-		 "with sfdisk or fdisk";
+	f->pub.value = chk->bad_lba * lss;
+	if (chk->state == BA_EBR_OK) {
+		f->arg[0] = chk->nlogical;
+		f->arg[1] = BA_DOS_KERNEL_PARTS;
+		f->arg[2] = chk->bad_lba;
+		ba_finding_say(f, BA_T_EBR_PAST_KERNEL,
+			       BA_T_EBR_PAST_KERNEL_WHY, BA_T_EBR_FIX);
+		return;
+	}
+	f->arg[0] = chk->bad_lba;
+	f->arg[1] = chk->nlogical;
+	ba_finding_say(f, why[chk->state], BA_T_EBR_BREAK_WHY, BA_T_EBR_FIX);
 }
 
 /* Used entries outside the usable range of the header @h libblkid read. */
@@ -68,29 +49,22 @@ static void gpt_outside(struct ba_device *d, const struct ba_gpt_header *h)
 		return;
 	for (uint32_t k = 0; k < h->noutside && k < 8; k++) {
 		const struct ba_gpt_entry *e = &h->outside[k];
-		struct blkalign_finding *f = ba_device_add_finding(
-			d, "gpt-entry-outside", BLKALIGN_ERROR, 0);
+		struct ba_finding *f = ba_device_add_finding(
+			d, BA_CODE_GPT_ENTRY_OUTSIDE, BLKALIGN_ERROR, 0);
+		bool more = h->noutside > 8 && k == 7;
 
 		if (!f)
 			return;
-		f->value = e->first_lba;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"GPT entry %u of '%s' (sectors %" PRIu64 " to %" PRIu64
-			") lies outside the usable range (%" PRIu64
-			" to %" PRIu64 ")%s",
-			e->index, d->pub.name, e->first_lba, e->last_lba,
-			h->first_usable_lba, h->last_usable_lba,
-			h->noutside > 8 && k == 7
-				? ba_pool_printf(&d->pool, " (and %u more)",
-						 h->noutside - 8)
-				: "");
-		f->explanation = "libblkid (and lsblk, blkid, this audit) "
-				 "skips it, the kernel still makes a partition "
-				 "of it: it may overlap the table or the "
-				 "backup, and nothing here checks it";
-		f->fix = "fix the entry with gdisk or sfdisk, inside the "
-			 "usable range (sgdisk -v lists it)";
+		f->pub.value = e->first_lba;
+		f->arg[0] = e->index;
+		f->arg[1] = e->first_lba;
+		f->arg[2] = e->last_lba;
+		f->arg[3] = h->first_usable_lba;
+		f->arg[4] = h->last_usable_lba;
+		f->arg[5] = more ? h->noutside - 8 : 0;
+		ba_finding_say(f,
+			       more ? BA_T_GPT_OUTSIDE_MORE : BA_T_GPT_OUTSIDE,
+			       BA_T_GPT_OUTSIDE_WHY, BA_T_GPT_OUTSIDE_FIX);
 	}
 }
 
@@ -106,7 +80,7 @@ static void hybrid_mbr(struct ba_device *d, const struct ba_dos_check *chk)
 	for (int i = 0; i < 4; i++) {
 		const struct ba_dos_part *e = &chk->primary[i];
 		bool found = false;
-		struct blkalign_finding *f;
+		struct ba_finding *f;
 
 		if (!e->type || e->type == 0xee)
 			continue;
@@ -116,24 +90,26 @@ static void hybrid_mbr(struct ba_device *d, const struct ba_dos_check *chk)
 				d->layers[k].size == e->sectors * lss;
 		if (found)
 			continue;
-		f = ba_device_add_finding(d, "gpt-hybrid-mbr", BLKALIGN_WARNING,
-					  0);
+		f = ba_device_add_finding(d, BA_CODE_GPT_HYBRID_MBR,
+					  BLKALIGN_WARNING, 0);
 		if (!f)
 			return;
-		f->value = e->start * lss;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"entry %d of the hybrid MBR of '%s' (type 0x%02x, sectors "
-			"%" PRIu64 "+%" PRIu64
-			") is none of its GPT partitions",
-			i + 1, d->pub.name, e->type, e->start, e->sectors);
-		f->explanation = "what reads the MBR (BIOS boot loaders, older "
-				 "systems) sees a partition that the GPT, and "
-				 "every tool that reads it, does not";
-		f->fix = "rebuild the hybrid MBR to match the GPT (gdisk: "
-			 "'r', then 'h'), or replace it with a protective one "
-			 "(gdisk: 'x', then 'n', then 'w')";
+		f->pub.value = e->start * lss;
+		f->arg[0] = (uint64_t)i + 1;
+		f->arg[1] = e->type;
+		f->arg[2] = e->start;
+		f->arg[3] = e->sectors;
+		ba_finding_say(f, BA_T_HYBRID_MBR, BA_T_HYBRID_MBR_WHY,
+			       BA_T_HYBRID_MBR_FIX);
 	}
+}
+
+/* The texts of header @h's finding: missing or corrupt, and why. */
+static enum ba_text header_text(const struct ba_gpt_header *h)
+{
+	if (h->state == BA_GPT_ABSENT)
+		return h->why ? BA_T_GPT_MISSING_BECAUSE : BA_T_GPT_MISSING;
+	return h->why ? BA_T_GPT_CORRUPT_BECAUSE : BA_T_GPT_CORRUPT;
 }
 
 /* A damaged or missing header, and a table for a larger disk. */
@@ -144,7 +120,7 @@ static void gpt_findings(struct ba_device *d, const struct ba_gpt_check *chk)
 	bool other_ok;
 
 	for (int i = 0; i < 2; i++) {
-		struct blkalign_finding *f;
+		struct ba_finding *f;
 
 		if (h[i]->state == BA_GPT_UNREADABLE ||
 		    h[i]->state == BA_GPT_OK)
@@ -153,54 +129,27 @@ static void gpt_findings(struct ba_device *d, const struct ba_gpt_check *chk)
 		if (h[i]->state == BA_GPT_ABSENT && h[!i]->state != BA_GPT_OK)
 			continue;
 		other_ok = h[!i]->state == BA_GPT_OK;
-		f = ba_device_add_finding(
-			d, i == 0 ? "gpt-primary-bad" : "gpt-backup-bad",
-			BLKALIGN_ERROR, 0);
+		f = ba_device_add_finding(d,
+					  i == 0 ? BA_CODE_GPT_PRIMARY_BAD
+						 : BA_CODE_GPT_BACKUP_BAD,
+					  BLKALIGN_ERROR, 0);
 		if (!f)
 			return;
-		f->message = ba_pool_printf(
-			&d->pool, "%s GPT header on '%s' is %s%s%s", which[i],
-			d->pub.name,
-			h[i]->state == BA_GPT_ABSENT ? "missing" : "corrupt",
-			h[i]->why ? ": " : "", h[i]->why ? h[i]->why : "");
-		f->explanation =
-			other_ok
-				? ba_pool_printf(&d->pool,
-						 "the %s header is intact "
-						 "and was used",
-						 which[!i])
-				: "neither header is intact: the partitions listed may "
-				  "be wrong";
-		f->fix =
-			other_ok
-				? "rewrite both headers from the good copy (gdisk: "
-				  "'r' then 'b' or 'c', then 'w'; or sgdisk -e)"
-				: "restore the table from a backup (sgdisk --load-backup)";
+		f->str[0] = which[i];
+		f->str[1] = h[i]->why;
+		f->str[2] = which[!i];
+		ba_finding_say(
+			f, header_text(h[i]),
+			other_ok ? BA_T_GPT_OTHER_USED : BA_T_GPT_NEITHER,
+			other_ok ? BA_T_GPT_OTHER_FIX : BA_T_GPT_RESTORE_FIX);
 		if (h[i]->short_by) {
 			/* not damage: the device is shorter than the disk
 			 * the table was written for */
-			f->value = d->pub.size + h[i]->short_by;
-			f->remainder = h[i]->short_by;
-			f->message = ba_pool_printf(
-				&d->pool,
-				"the %s GPT header on '%s' describes a disk of "
-				"%" PRIu64 " bytes, but '%s' has %" PRIu64
-				": it is %" PRIu64 " bytes shorter than its "
-				"table",
-				which[i], d->pub.name,
-				d->pub.size + h[i]->short_by, d->pub.name,
-				d->pub.size, h[i]->short_by);
-			f->explanation = "a truncated image, or a table copied "
-					 "from a larger disk: its partitions "
-					 "may run past the end";
-			f->fix = ba_pool_printf(
-				&d->pool,
-				"a truncated image: grow it back (truncate -s "
-				"%" PRIu64 "); a table from a larger disk: "
-				"rewrite it for this one (sgdisk -e moves the "
-				"backup to the end) and check that every "
-				"partition ends inside it",
-				d->pub.size + h[i]->short_by);
+			f->pub.value = d->pub.size + h[i]->short_by;
+			f->pub.remainder = h[i]->short_by;
+			f->arg[0] = d->pub.size;
+			ba_finding_say(f, BA_T_GPT_SHORT, BA_T_GPT_SHORT_WHY,
+				       BA_T_GPT_SHORT_FIX);
 		}
 	}
 	gpt_outside(d, h[0]->state == BA_GPT_OK ? h[0] : h[1]);
@@ -212,29 +161,19 @@ static void marker_findings(struct ba_device *d)
 	for (size_t k = 0; k < d->nmarkers; k++) {
 		const struct ba_marker *mk = &d->markers[k];
 		const struct blkalign_layer *l = &d->layers[mk->layer];
-		struct blkalign_finding *f;
+		struct ba_finding *f;
 		char id[33];
 
-		f = ba_device_add_finding(d, "fix-interrupted", BLKALIGN_ERROR,
-					  mk->layer);
+		f = ba_device_add_finding(d, BA_CODE_FIX_INTERRUPTED,
+					  BLKALIGN_ERROR, mk->layer);
 		if (!f)
 			return;
 		ba_fix_id_hex(mk->m.id, id);
-		f->value = l->start;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"'%s' starts with the marker of an interrupted blkalign "
-			"fix (%s%s%s)",
-			l->name, mk->m.what, mk->m.has_id ? "; fix " : "",
-			mk->m.has_id ? id : "");
-		f->explanation =
-			"its data are partly at the old and partly at the "
-			"new place, and its first MiB is in the fix's journal: "
-			"mounting, formatting or repartitioning it now loses "
-			"data";
-		f->fix = "run 'blkalign fix --resume' (or '--rollback') with "
-			 "the journal of that fix; 'blkalign fix --inspect' "
-			 "with the disk says what it holds";
+		f->pub.value = l->start;
+		f->str[0] = ba_pool_strdup(&d->pool, mk->m.what);
+		f->str[1] = ba_pool_strdup(&d->pool, id);
+		ba_finding_say(f, mk->m.has_id ? BA_T_MARKER_ID : BA_T_MARKER,
+			       BA_T_MARKER_WHY, BA_T_MARKER_FIX);
 	}
 }
 
@@ -243,7 +182,7 @@ static void dm_findings(struct ba_device *d)
 {
 	const struct blkalign_layer *l = &d->layers[0];
 	const struct ba_dm_place *p = &d->dm;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 	uint64_t r;
 
 	if (!p->placed || !p->pss)
@@ -251,22 +190,15 @@ static void dm_findings(struct ba_device *d)
 	r = (p->start % p->pss + p->pss - p->ao % p->pss) % p->pss;
 	if (!r)
 		return;
-	f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR, 0);
+	f = ba_device_add_finding(d, BA_CODE_START_PHYSICAL, BLKALIGN_ERROR, 0);
 	if (!f)
 		return;
-	f->value = p->start;
-	f->granularity = p->pss;
-	f->remainder = r;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' (%s) starts at byte %" PRIu64 " of '%s', %" PRIu64
-		" bytes past a %" PRIu64 "-byte physical sector boundary",
-		d->pub.name, l->type, p->start, l->lower_device, r, p->pss);
-	f->explanation = "every 4 KiB write through it straddles two "
-			 "physical sectors of the disk below: "
-			 "read-modify-write";
-	f->fix = "recreate the mapping (or the partition it maps, for "
-		 "kpartx) on a 1 MiB boundary of the device below";
+	f->pub.value = p->start;
+	f->pub.granularity = p->pss;
+	f->pub.remainder = r;
+	f->str[0] = l->type;
+	f->str[1] = l->lower_device;
+	ba_finding_say(f, BA_T_DM_START, BA_T_DM_START_WHY, BA_T_DM_START_FIX);
 }
 
 /**

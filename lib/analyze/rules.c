@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rules.c - the alignment rules: pure functions from a device's layers
- * and topology to findings.  Each rule is documented in blkalign(8) with
+ * and topology to findings, as data (finding.h; their texts are in
+ * out/messages.c).  Each rule is documented in blkalign(8) with
  * its code; the arithmetic follows the kernel (kernel.c) and
  * docs/facts.md says where each threshold comes from.
  *
@@ -22,14 +23,6 @@ static uint64_t topo_grain(const struct blkalign_topology *t)
 			(uint64_t)t->optimal_io_size.value);
 }
 
-static const char *human(struct ba_device *d, uint64_t bytes)
-{
-	char buf[32];
-
-	return ba_pool_strdup(&d->pool,
-			      ba_size_words(bytes, buf, sizeof(buf), " bytes"));
-}
-
 static bool is_partition(const struct blkalign_layer *l)
 {
 	return l->kind == BLKALIGN_LAYER_PARTITION ||
@@ -43,37 +36,29 @@ static int64_t ao_of(const struct ba_device *d)
 	return ao < 0 ? 0 : ao;
 }
 
-static void start_fix(struct ba_device *d, struct blkalign_finding *f,
+/* The start findings' fix: where the start goes (on the grain, or for a
+ * disk used whole, on the physical sector grid). */
+static void start_fix(struct ba_device *d, struct ba_finding *f,
 		      const struct blkalign_layer *l)
 {
 	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
+	uint64_t grain = topo_grain(&d->pub.topology);
 
-	f->suggested = ba_round_up_grid(l->start, (uint64_t)ao_of(d),
-					topo_grain(&d->pub.topology));
+	f->pub.suggested =
+		ba_round_up_grid(l->start, (uint64_t)ao_of(d), grain);
+	f->unit = grain;
+	f->text[BA_SAY_FIX] = BA_T_START_FIX_MOVE;
 	if (l->kind == BLKALIGN_LAYER_DISK) {
 		uint64_t pss =
 			(uint64_t)d->pub.topology.physical_sector_size.value;
 
-		f->suggested =
+		f->pub.suggested =
 			ba_round_up_grid(l->start, (uint64_t)ao_of(d), pss);
-		f->fix = ba_pool_printf(
-			&d->pool,
-			"data written on the whole of '%s' starts off the grid: "
-			"put it in a partition that starts on it (sector %" PRIu64
-			", or %" PRIu64 " on the 1 MiB grain)",
-			l->name, f->suggested / lss,
-			ba_round_up_grid(MIB, (uint64_t)ao_of(d),
-					 topo_grain(&d->pub.topology)) /
-				lss);
-		return;
+		f->arg[0] =
+			ba_round_up_grid(MIB, (uint64_t)ao_of(d), grain) / lss;
+		f->text[BA_SAY_FIX] = BA_T_START_FIX_DISK;
 	}
-	f->fix = ba_pool_printf(
-		&d->pool,
-		"move '%s' to start at sector %" PRIu64 " (byte %" PRIu64
-		", on the %s grain): back up, recreate the partition there "
-		"and restore, or move it in place (sfdisk --move-data)",
-		l->name, f->suggested / lss, f->suggested,
-		human(d, topo_grain(&d->pub.topology)));
+	f->sector = f->pub.suggested / lss;
 }
 
 /* The drives behind a reported 512-byte physical sector often have 4 KiB
@@ -88,56 +73,39 @@ static bool may_hide_4k(const struct blkalign_topology *t)
 	       t->logical_sector_size.value == 512;
 }
 
+/* A start off a grid: the finding's numbers, then its fix. */
+static void start_off(struct ba_device *d, int i, enum ba_code code,
+		      enum blkalign_severity sev, uint64_t gran, uint64_t r,
+		      enum ba_text message, enum ba_text why)
+{
+	const struct blkalign_layer *l = &d->layers[i];
+	struct ba_finding *f = ba_device_add_finding(d, code, sev, i);
+
+	if (!f)
+		return;
+	f->pub.value = l->start;
+	f->pub.granularity = gran;
+	f->pub.remainder = r;
+	ba_finding_say(f, message, why, BA_T_NONE);
+	start_fix(d, f, l);
+}
+
 /* Start off the minimum I/O grain (a RAID chunk): a warning. */
 static void start_io_min(struct ba_device *d, int i, uint64_t min_io,
 			 uint64_t r)
 {
-	const struct blkalign_layer *l = &d->layers[i];
-	struct blkalign_finding *f = ba_device_add_finding(
-		d, d->md_array ? "raid-chunk" : "start-io-min",
-		BLKALIGN_WARNING, i);
-
-	if (!f)
-		return;
-	f->value = l->start;
-	f->granularity = min_io;
-	f->remainder = r;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' starts %" PRIu64 " bytes off the %s "
-				    "minimum I/O grain of the device",
-				    l->name, r, human(d, min_io));
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"writes of %s straddle two units of the device below (RAID "
-		"chunks): each costs two partial writes",
-		human(d, min_io));
-	start_fix(d, f, l);
+	start_off(d, i, d->md_array ? BA_CODE_RAID_CHUNK : BA_CODE_START_IO_MIN,
+		  BLKALIGN_WARNING, min_io, r, BA_T_START_IO_MIN,
+		  BA_T_START_IO_MIN_WHY);
 }
 
 /* Start off the optimal I/O grain (a RAID stripe): a warning. */
 static void start_io_opt(struct ba_device *d, int i, uint64_t opt, uint64_t r)
 {
-	const struct blkalign_layer *l = &d->layers[i];
-	struct blkalign_finding *f = ba_device_add_finding(
-		d, d->md_array ? "raid-stripe" : "start-io-opt",
-		BLKALIGN_WARNING, i);
-
-	if (!f)
-		return;
-	f->value = l->start;
-	f->granularity = opt;
-	f->remainder = r;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' starts %" PRIu64
-				    " bytes off the %s optimal I/O grain "
-				    "(stripe width) of the device",
-				    l->name, r, human(d, opt));
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"full-stripe writes of %s become two partial-stripe writes "
-		"(parity read-modify-write on RAID-5/6)",
-		human(d, opt));
-	start_fix(d, f, l);
+	start_off(d, i,
+		  d->md_array ? BA_CODE_RAID_STRIPE : BA_CODE_START_IO_OPT,
+		  BLKALIGN_WARNING, opt, r, BA_T_START_IO_OPT,
+		  BA_T_START_IO_OPT_WHY);
 }
 
 /*
@@ -149,33 +117,18 @@ static void start_4k(struct ba_device *d, int i)
 {
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t r = ba_off_grid(l->start, (uint64_t)ao_of(d), HIDDEN_PSS);
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (!r || !may_hide_4k(&d->pub.topology))
 		return;
-	f = ba_device_add_finding(d, "start-4k", BLKALIGN_INFO, i);
+	f = ba_device_add_finding(d, BA_CODE_START_4K, BLKALIGN_INFO, i);
 	if (!f)
 		return;
-	f->value = l->start;
-	f->granularity = HIDDEN_PSS;
-	f->remainder = r;
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' starts at byte %" PRIu64 ", %s past a 4 KiB boundary; "
-		"the disk reports 512-byte physical sectors, but most drives "
-		"sold since 2011 have 4 KiB physical sectors behind 512-byte "
-		"reporting",
-		l->name, l->start, human(d, r));
-	f->explanation = "none as reported; if the drive hides 4 KiB "
-			 "physical sectors, every 4 KiB write straddles two "
-			 "of them (read-modify-write, up to twice the I/O)";
-	f->fix = ba_pool_printf(
-		&d->pool,
-		"'blkalign bench' on the disk measures where writes are slow "
-		"(its physical sector); to be safe, move '%s' to a 1 MiB "
-		"boundary (sector %" PRIu64 ")",
-		l->name,
-		ba_round_up_grid(l->start, (uint64_t)ao_of(d), MIB) / 512);
+	f->pub.value = l->start;
+	f->pub.granularity = HIDDEN_PSS;
+	f->pub.remainder = r;
+	f->sector = ba_round_up_grid(l->start, (uint64_t)ao_of(d), MIB) / 512;
+	ba_finding_say(f, BA_T_START_4K, BA_T_START_4K_WHY, BA_T_START_4K_FIX);
 }
 
 /*
@@ -194,33 +147,14 @@ static void check_start(struct ba_device *d, int i)
 	uint64_t pss = (uint64_t)t->physical_sector_size.value;
 	uint64_t min_io = (uint64_t)t->minimum_io_size.value;
 	uint64_t opt = (uint64_t)t->optimal_io_size.value;
-	struct blkalign_finding *f;
 	bool off = false;
 	uint64_t r;
 
 	r = ba_off_grid(l->start, ao, pss);
 	if (r) {
 		off = true;
-		f = ba_device_add_finding(d, "start-physical", BLKALIGN_ERROR,
-					  i);
-		if (!f)
-			return;
-		f->value = l->start;
-		f->granularity = pss;
-		f->remainder = r;
-		f->message =
-			ba_pool_printf(&d->pool,
-				       "'%s' starts at byte %" PRIu64
-				       ", %" PRIu64 " bytes past a %" PRIu64
-				       "-byte physical sector boundary",
-				       l->name, l->start, r, pss);
-		f->explanation = ba_pool_printf(
-			&d->pool,
-			"every %s write straddles two physical sectors: the "
-			"drive reads, merges and rewrites both "
-			"(read-modify-write), up to twice the device I/O",
-			human(d, pss));
-		start_fix(d, f, l);
+		start_off(d, i, BA_CODE_START_PHYSICAL, BLKALIGN_ERROR, pss, r,
+			  BA_T_START_PHYSICAL, BA_T_START_PHYSICAL_WHY);
 	}
 	if (min_io > pss) {
 		r = ba_off_grid(l->start, ao, min_io);
@@ -241,28 +175,13 @@ static void check_start(struct ba_device *d, int i)
 	if (off)
 		return;
 	r = ba_off_grid(l->start, ao, MIB);
-	if (r && is_partition(l)) {
-		f = ba_device_add_finding(d, "start-mib", BLKALIGN_INFO, i);
-		if (!f)
-			return;
-		f->value = l->start;
-		f->granularity = MIB;
-		f->remainder = r;
-		f->message = ba_pool_printf(
-			&d->pool,
-			"'%s' starts at byte %" PRIu64 ", not on a 1 MiB "
-			"boundary, but on the physical sector and I/O grid%s",
-			l->name, l->start,
-			may_hide_4k(t) && !ba_off_grid(l->start, ao, HIDDEN_PSS)
-				? " and on the 4 KiB grid (aligned on a drive "
-				  "with 4 KiB physical sectors too)"
-				: "");
-		f->explanation = ba_pool_printf(
-			&d->pool,
-			"no cost on this device; 1 MiB keeps the start aligned "
-			"on any device the partition is copied to");
-		start_fix(d, f, l);
-	}
+	if (r && is_partition(l))
+		start_off(d, i, BA_CODE_START_MIB, BLKALIGN_INFO, MIB, r,
+			  may_hide_4k(t) &&
+					  !ba_off_grid(l->start, ao, HIDDEN_PSS)
+				  ? BA_T_START_MIB_ON_4K
+				  : BA_T_START_MIB,
+			  BA_T_START_MIB_WHY);
 }
 
 /*
@@ -297,20 +216,20 @@ static uint64_t size_unit(const struct ba_device *d, int i)
 	return ba_lcm64(page ? page : 4096, pss ? pss : 512);
 }
 
-/* "resize 'X' to N sectors (B bytes, ...)" or "grow ..." for size_fix. */
-static const char *resize_text(struct ba_device *d, int i, uint64_t size,
-			       uint64_t unit)
+/* The finding's fix is to resize its layer to its suggested size, a
+ * multiple of @unit: "grow", "resize", or "resize ... after shrinking". */
+static void resize(struct ba_device *d, struct ba_finding *f, uint64_t unit)
 {
-	const struct blkalign_layer *l = &d->layers[i];
+	const struct blkalign_layer *l = &d->layers[f->pub.layer];
 	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
+	uint64_t size = f->pub.suggested;
 
-	return ba_pool_printf(&d->pool,
-			      "%s '%s' to %" PRIu64 " sectors (%" PRIu64
-			      " bytes, a multiple of %s)%s",
-			      size > l->size ? "grow" : "resize", l->name,
-			      size / lss, size, human(d, unit),
-			      size < l->size ? " after shrinking what it holds"
-					     : "");
+	f->unit = unit;
+	f->sector = size / lss;
+	f->resize = size > l->size   ? BA_T_RESIZE_GROW
+		    : size < l->size ? BA_T_RESIZE_SHRINK
+				     : BA_T_RESIZE_SAME;
+	f->text[BA_SAY_FIX] = BA_T_RESIZE;
 }
 
 static void check_end(struct ba_device *d, int i)
@@ -322,50 +241,35 @@ static void check_end(struct ba_device *d, int i)
 	uint64_t end = l->start + l->size;
 	uint64_t r = ba_off_grid(end, ao, pss);
 	uint64_t unit = size_unit(d, i);
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (!r)
 		return;
-	f = ba_device_add_finding(d, "size-physical", BLKALIGN_WARNING, i);
+	f = ba_device_add_finding(d, BA_CODE_SIZE_PHYSICAL, BLKALIGN_WARNING,
+				  i);
 	if (!f)
 		return;
-	f->value = end;
-	f->granularity = pss;
-	f->remainder = r;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' ends at byte %" PRIu64 ", %" PRIu64
-				    " bytes into a "
-				    "%" PRIu64 "-byte physical sector",
-				    l->name, end, r, pss);
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"its last physical sector is shared with what follows: writes "
-		"there are read-modify-write");
+	f->pub.value = end;
+	f->pub.granularity = pss;
+	f->pub.remainder = r;
+	ba_finding_say(f, BA_T_SIZE_PHYSICAL, BA_T_SIZE_PHYSICAL_WHY,
+		       BA_T_NONE);
 	if (ba_off_grid(l->start, ao, pss)) {
 		/* the end is off because the start is: the start moves
 		 * first, and its size (a multiple of the unit, or the one
 		 * size_fix gives) then ends on the grid */
-		f->suggested = l->size % unit ? size_fix(d, l, unit) : l->size;
-		f->fix = f->suggested == l->size
-				 ? ba_pool_printf(
-					   &d->pool,
-					   "move the start of '%s' to the "
-					   "physical sector grid first "
-					   "(start-physical): its end follows, "
-					   "with the size it has",
-					   l->name)
-				 : ba_pool_printf(
-					   &d->pool,
-					   "move the start of '%s' to the "
-					   "physical sector grid first "
-					   "(start-physical), then %s",
-					   l->name,
-					   resize_text(d, i, f->suggested,
-						       unit));
+		f->pub.suggested =
+			l->size % unit ? size_fix(d, l, unit) : l->size;
+		if (f->pub.suggested == l->size) {
+			f->text[BA_SAY_FIX] = BA_T_SIZE_FIX_START_FIRST;
+			return;
+		}
+		resize(d, f, unit);
+		f->text[BA_SAY_FIX] = BA_T_SIZE_FIX_START_THEN;
 		return;
 	}
-	f->suggested = size_fix(d, l, unit);
-	f->fix = resize_text(d, i, f->suggested, unit);
+	f->pub.suggested = size_fix(d, l, unit);
+	resize(d, f, unit);
 }
 
 /*
@@ -402,47 +306,37 @@ static void check_soft_block(struct ba_device *d, int i)
 	uint64_t page = (uint64_t)t->page_size.value;
 	uint64_t max_bytes = (uint64_t)t->max_sectors_kb.value * KIB;
 	uint64_t segs = (uint64_t)t->max_segments.value;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 	uint64_t cap, cap_aligned;
 
 	/* Only a soft block below the page costs anything (4Kn: never). */
 	if (l->soft_block_size >= page)
 		return;
-	f = ba_device_add_finding(d, "soft-block-size",
+	f = ba_device_add_finding(d, BA_CODE_SOFT_BLOCK_SIZE,
 				  bypasses_page_cache(d, i) ? BLKALIGN_INFO
 							    : BLKALIGN_WARNING,
 				  i);
 	if (!f)
 		return;
-	f->soft_block_size = l->soft_block_size;
+	f->pub.soft_block_size = l->soft_block_size;
 	cap = segs * l->soft_block_size;
 	cap_aligned = segs * page;
 	if (max_bytes && cap > max_bytes)
 		cap = max_bytes;
 	if (max_bytes && cap_aligned > max_bytes)
 		cap_aligned = max_bytes;
-	f->request_cap = cap;
-	f->request_cap_aligned = cap_aligned;
-	f->value = l->size;
-	f->granularity = page;
-	f->remainder = l->size % page;
-	f->suggested = size_fix(d, l, size_unit(d, i));
-	f->message = ba_pool_printf(
-		&d->pool,
-		"'%s' is %" PRIu64 " bytes, not a multiple of the %" PRIu64
-		"-byte page: the kernel gives it a %u-byte soft block size",
-		l->name, l->size, page, l->soft_block_size);
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"%sbuffered writes to it (mkfs, dd, raw databases) go out in "
-		"requests of at most %s instead of %s: %.1fx as many requests",
-		f->severity == BLKALIGN_INFO
-			? "what it holds does its I/O below the partition's page "
-			  "cache, so only raw I/O on the partition itself pays: "
-			: "",
-		human(d, cap), human(d, cap_aligned),
-		cap ? (double)cap_aligned / (double)cap : 0.0);
-	f->fix = resize_text(d, i, f->suggested, size_unit(d, i));
+	f->pub.request_cap = cap;
+	f->pub.request_cap_aligned = cap_aligned;
+	f->pub.value = l->size;
+	f->pub.granularity = page;
+	f->pub.remainder = l->size % page;
+	f->pub.suggested = size_fix(d, l, size_unit(d, i));
+	ba_finding_say(f, BA_T_SOFT_BLOCK,
+		       f->pub.severity == BLKALIGN_INFO
+			       ? BA_T_SOFT_BLOCK_WHY_BELOW
+			       : BA_T_SOFT_BLOCK_WHY,
+		       BA_T_NONE);
+	resize(d, f, size_unit(d, i));
 }
 
 /* An image whose size is not a whole number of logical sectors: a loop
@@ -452,53 +346,38 @@ static void check_disk_sectors(struct ba_device *d)
 	const struct blkalign_layer *l = &d->layers[0];
 	uint64_t lss = (uint64_t)d->pub.topology.logical_sector_size.value;
 	uint64_t unit = size_unit(d, 0);
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (!lss || !(l->size % lss) || d->pub.is_block_device)
 		return;
-	f = ba_device_add_finding(d, "size-logical", BLKALIGN_WARNING, 0);
+	f = ba_device_add_finding(d, BA_CODE_SIZE_LOGICAL, BLKALIGN_WARNING, 0);
 	if (!f)
 		return;
-	f->value = l->size;
-	f->granularity = lss;
-	f->remainder = l->size % lss;
-	f->suggested = size_fix(d, l, unit);
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' is %" PRIu64
-				    " bytes, not a whole number of %" PRIu64
-				    "-byte sectors",
-				    l->name, l->size, lss);
-	f->explanation = ba_pool_printf(
-		&d->pool,
-		"its last %" PRIu64 " bytes are out of reach: a loop device "
-		"over it has %" PRIu64 " sectors",
-		l->size % lss, l->size / lss);
-	f->fix = resize_text(d, 0, f->suggested, unit);
+	f->pub.value = l->size;
+	f->pub.granularity = lss;
+	f->pub.remainder = l->size % lss;
+	f->pub.suggested = size_fix(d, l, unit);
+	f->arg[0] = l->size / lss;
+	ba_finding_say(f, BA_T_SIZE_LOGICAL, BA_T_SIZE_LOGICAL_WHY, BA_T_NONE);
+	resize(d, f, unit);
 }
 
 static void check_past_end(struct ba_device *d, int i)
 {
 	const struct blkalign_layer *l = &d->layers[i];
 	uint64_t end = l->start + l->size;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (end <= d->pub.size)
 		return;
-	f = ba_device_add_finding(d, "partition-past-end", BLKALIGN_ERROR, i);
+	f = ba_device_add_finding(d, BA_CODE_PARTITION_PAST_END, BLKALIGN_ERROR,
+				  i);
 	if (!f)
 		return;
-	f->value = end;
-	f->granularity = d->pub.size;
-	f->remainder = end - d->pub.size;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' ends at byte %" PRIu64 ", %" PRIu64
-				    " bytes past the end of the device",
-				    l->name, end, end - d->pub.size);
-	f->explanation = "the kernel truncates or refuses the partition; "
-			 "data past the end is lost";
-	f->fix =
-		"check whether the image is truncated or the table was "
-		"copied from a larger disk; fix the table with sfdisk or gdisk";
+	f->pub.value = end;
+	f->pub.granularity = d->pub.size;
+	f->pub.remainder = end - d->pub.size;
+	ba_finding_say(f, BA_T_PAST_END, BA_T_PAST_END_WHY, BA_T_PAST_END_FIX);
 }
 
 static void overlap(struct ba_device *d, int a, int b)
@@ -507,18 +386,16 @@ static void overlap(struct ba_device *d, int a, int b)
 	uint64_t xe = x->start + x->size, ye = y->start + y->size;
 	uint64_t lo = x->start > y->start ? x->start : y->start;
 	uint64_t hi = xe < ye ? xe : ye;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
-	f = ba_device_add_finding(d, "partition-overlap", BLKALIGN_ERROR, b);
+	f = ba_device_add_finding(d, BA_CODE_PARTITION_OVERLAP, BLKALIGN_ERROR,
+				  b);
 	if (!f)
 		return;
-	f->value = y->start;
-	f->remainder = hi - lo;
-	f->message = ba_pool_printf(&d->pool,
-				    "'%s' overlaps '%s' by %" PRIu64 " bytes",
-				    y->name, x->name, hi - lo);
-	f->explanation = "writes to one partition corrupt the other";
-	f->fix = "fix the table (sfdisk, gdisk) before using either partition";
+	f->pub.value = y->start;
+	f->pub.remainder = hi - lo;
+	f->other = a;
+	ba_finding_say(f, BA_T_OVERLAP, BA_T_OVERLAP_WHY, BA_T_OVERLAP_FIX);
 }
 
 /*
@@ -560,59 +437,44 @@ static void check_inside_parent(struct ba_device *d, int i)
 {
 	const struct blkalign_layer *l = &d->layers[i];
 	const struct blkalign_layer *p;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (l->parent <= 0)
 		return;
 	p = &d->layers[l->parent];
 	if (l->start >= p->start && l->start + l->size <= p->start + p->size)
 		return;
-	f = ba_device_add_finding(d, "partition-outside-container",
+	f = ba_device_add_finding(d, BA_CODE_PARTITION_OUTSIDE_CONTAINER,
 				  BLKALIGN_ERROR, i);
 	if (!f)
 		return;
-	f->value = l->start;
-	f->message = ba_pool_printf(
-		&d->pool, "'%s' is not entirely inside '%s'", l->name, p->name);
-	f->explanation = "the partition overlaps space its container does "
-			 "not own";
-	f->fix = "fix the table (sfdisk, fdisk) before using the partition";
+	f->pub.value = l->start;
+	f->other = l->parent;
+	ba_finding_say(f, BA_T_OUTSIDE, BA_T_OUTSIDE_WHY, BA_T_OUTSIDE_FIX);
 }
 
 static void check_device(struct ba_device *d)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
-	struct blkalign_finding *f;
+	struct ba_finding *f;
 
 	if (t->alignment_offset.value < 0) {
-		f = ba_device_add_finding(d, "stack-misaligned", BLKALIGN_ERROR,
-					  0);
-		if (f) {
-			f->message = ba_pool_printf(
-				&d->pool,
-				"the kernel reports alignment_offset -1 for "
-				"'%s': the devices it is stacked on have "
-				"incompatible alignment",
-				d->pub.name);
-			f->explanation = "no start on this device is aligned "
-					 "on every device below it";
-			f->fix = "check the alignment of each device below "
-				 "(blkalign check on each of them)";
-		}
+		f = ba_device_add_finding(d, BA_CODE_STACK_MISALIGNED,
+					  BLKALIGN_ERROR, 0);
+		if (f)
+			ba_finding_say(f, BA_T_STACK_MISALIGNED,
+				       BA_T_STACK_MISALIGNED_WHY,
+				       BA_T_STACK_MISALIGNED_FIX);
 	}
 	if (t->optimal_io_note) {
-		f = ba_device_add_finding(d, "io-opt-ignored", BLKALIGN_INFO,
-					  0);
+		f = ba_device_add_finding(d, BA_CODE_IO_OPT_IGNORED,
+					  BLKALIGN_INFO, 0);
 		if (f) {
-			f->value = (uint64_t)t->optimal_io_size_raw;
-			f->message = ba_pool_printf(
-				&d->pool,
-				"optimal I/O size %" PRId64 " ignored: %s",
-				t->optimal_io_size_raw, t->optimal_io_note);
-			f->explanation =
-				"as libfdisk does; partitioning "
-				"tools would otherwise pick odd starts";
-			f->fix = "nothing to do";
+			f->pub.value = (uint64_t)t->optimal_io_size_raw;
+			f->str[0] = t->optimal_io_note;
+			ba_finding_say(f, BA_T_IO_OPT_IGNORED,
+				       BA_T_IO_OPT_IGNORED_WHY,
+				       BA_T_NOTHING_TO_DO);
 		}
 	}
 }

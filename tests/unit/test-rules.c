@@ -637,27 +637,31 @@ static void test_rules(void **state)
 
 	/* Every expected finding, matched by code and layer. */
 	for (const struct want *w = r->f; w->code; w++, nwant++) {
+		const struct blkalign_finding *pf = d.pub.findings;
 		size_t i;
 
-		for (i = 0; i < d.nfindings; i++)
-			if (!used[i] && d.findings[i].layer == w->layer &&
-			    strcmp(d.findings[i].code, w->code) == 0)
+		for (i = 0; i < d.pub.nfindings; i++)
+			if (!used[i] && pf[i].layer == w->layer &&
+			    strcmp(pf[i].code, w->code) == 0)
 				break;
-		if (i == d.nfindings)
+		if (i == d.pub.nfindings)
 			fail_msg("%s: no %s finding on layer %d", r->name,
 				 w->code, w->layer);
 		used[i] = true;
-		check_finding(r, w, &d.findings[i]);
+		check_finding(r, w, &pf[i]);
 	}
-	for (size_t i = 0; i < d.nfindings; i++)
+	for (size_t i = 0; i < d.pub.nfindings; i++)
 		if (!used[i])
 			fail_msg("%s: unexpected %s finding on layer %d: %s",
-				 r->name, d.findings[i].code,
-				 d.findings[i].layer, d.findings[i].message);
+				 r->name, d.pub.findings[i].code,
+				 d.pub.findings[i].layer,
+				 d.pub.findings[i].message);
 	EXPECT_U64(r, "number of findings", d.nfindings, nwant);
 
-	/* Published: worst first, then by layer. */
+	/* Published, every one rendered: worst first, then by layer. */
 	EXPECT_U64(r, "published findings", d.pub.nfindings, d.nfindings);
+	EXPECT_U64(r, "findings lost", d.findings_lost + d.findings_unrendered,
+		   0);
 	EXPECT_U64(r, "published layers", d.pub.nlayers, d.nlayers);
 	for (size_t i = 1; i < d.pub.nfindings; i++) {
 		const struct blkalign_finding *a = &d.pub.findings[i - 1];
@@ -706,6 +710,15 @@ struct sort_row {
 		int layer;
 	} in[8], out[8];
 };
+
+/* The code named @name (the code table's row), or BA_NCODES. */
+static enum ba_code code_of(const char *name)
+{
+	for (int c = 0; c < BA_NCODES; c++)
+		if (ba_code_row(c)->code && !strcmp(ba_code_row(c)->code, name))
+			return c;
+	return BA_NCODES;
+}
 
 /* Codes must be real ones: ba_device_add_finding() refuses others. */
 #define SP "start-physical"
@@ -760,9 +773,15 @@ static void test_publish_sort(void **state)
 	size_t n = 0;
 
 	memset(&d, 0, sizeof(d));
-	for (; r->in[n].code; n++)
-		assert_non_null(ba_device_add_finding(
-			&d, r->in[n].code, r->in[n].sev, r->in[n].layer));
+	for (; r->in[n].code; n++) {
+		struct ba_finding *f =
+			ba_device_add_finding(&d, code_of(r->in[n].code),
+					      r->in[n].sev, r->in[n].layer);
+
+		assert_non_null(f);
+		ba_finding_say(f, BA_T_NOTHING_TO_DO, BA_T_NOTHING_TO_DO,
+			       BA_T_NOTHING_TO_DO);
+	}
 	ba_device_publish(&d);
 	EXPECT_U64(r, "published findings", d.pub.nfindings, n);
 	for (size_t i = 0; i < n; i++)
@@ -775,11 +794,125 @@ static void test_publish_sort(void **state)
 	ba_device_release(&d);
 }
 
+/* Every code has its row in the code table, in enum order, and the
+ * table ends after the last. */
+static void test_code_table(void **state)
+{
+	const struct blkalign_code *all = blkalign_finding_codes();
+
+	(void)state;
+	for (int c = 0; c < BA_NCODES; c++) {
+		if (!ba_code_row(c) || !ba_code_row(c)->code)
+			fail_msg("code %d has no row in the code table", c);
+		assert_ptr_equal(ba_code_row(c), &all[c]);
+	}
+	assert_null(all[BA_NCODES].code);
+	assert_null(ba_code_row(BA_NCODES));
+}
+
+/*
+ * Every text of the message table renders: it exists, and every
+ * placeholder in it is one the renderer fills in (an unknown one, a text
+ * missing from the table, or {resize} inside a resize sentence fails).
+ */
+static void test_message_table(void **state)
+{
+	struct ba_device d;
+	struct blkalign_layer *l;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.pub.name = "sdz";
+	for (int i = 0; i < 2; i++) {
+		l = ba_device_add_layer(&d);
+		assert_non_null(l);
+		l->name = i ? "sdz1" : "sdz";
+		l->kind = i ? BLKALIGN_LAYER_MD : BLKALIGN_LAYER_DISK;
+		l->parent = i - 1;
+	}
+	for (int t = BA_T_NONE + 1; t < BA_NTEXTS; t++) {
+		struct ba_finding f = {.pub.layer = 1, .other = 0};
+		struct blkalign_finding out;
+		int rc;
+
+		f.str[0] = f.str[1] = f.str[2] = "fact";
+		f.resize =
+			t == BA_T_RESIZE ? BA_T_RESIZE_GROW : BA_T_RESIZE_SAME;
+		ba_finding_say(&f, t, t, t);
+		if (!ba_message_text(t))
+			fail_msg("text %d is missing from the message table",
+				 t);
+		rc = ba_finding_render(&d, &f, &out);
+		if (rc)
+			fail_msg("text %d (%s) does not render: %d", t,
+				 ba_message_text(t), rc);
+		if (strchr(out.message, '{') || strchr(out.message, '}'))
+			fail_msg("text %d left a brace: %s", t, out.message);
+	}
+	/* and what no text is, or a resize inside a resize, is refused */
+	{
+		struct ba_finding f = {.pub.layer = 1, .resize = BA_T_RESIZE};
+		struct blkalign_finding out;
+
+		ba_finding_say(&f, BA_T_NONE, BA_T_NONE, BA_T_NONE);
+		assert_int_equal(ba_finding_render(&d, &f, &out), -EINVAL);
+		ba_finding_say(&f, BA_T_RESIZE, BA_T_RESIZE, BA_T_RESIZE);
+		assert_int_equal(ba_finding_render(&d, &f, &out), -EINVAL);
+	}
+	ba_device_release(&d);
+}
+
+/*
+ * A finding that cannot be recorded or rendered is never dropped
+ * silently: the device says how many were lost, and the report is
+ * incomplete.  One finding has a text the table lacks (a render failure,
+ * as out of memory would be); another is counted lost as
+ * ba_device_add_finding counts one it has no memory for.
+ */
+static void test_lost_finding(void **state)
+{
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	struct blkalign_report *r = blkalign_report_new(ctx);
+	struct ba_device *d;
+	struct ba_finding *f;
+
+	(void)state;
+	assert_non_null(r);
+	d = ba_report_add_device(r);
+	assert_non_null(d);
+	d->pub.name = d->pub.path = "sdz";
+	assert_non_null(ba_device_add_layer(d));
+	f = ba_device_add_finding(d, BA_CODE_START_PHYSICAL, BLKALIGN_ERROR, 0);
+	assert_non_null(f);
+	ba_finding_say(f, BA_NTEXTS, BA_T_NONE, BA_T_NONE);
+	f = ba_device_add_finding(d, BA_CODE_START_MIB, BLKALIGN_INFO, 0);
+	assert_non_null(f);
+	ba_finding_say(f, BA_T_NOTHING_TO_DO, BA_T_NOTHING_TO_DO,
+		       BA_T_NOTHING_TO_DO);
+	d->findings_lost = 1;
+	ba_check_finish(r, 0);
+	assert_int_equal(d->pub.nfindings, 1);
+	assert_string_equal(d->pub.findings[0].code, "start-mib");
+	assert_int_equal(d->pub.nproblems, 1);
+	assert_string_equal(
+		d->pub.problems[0],
+		"2 finding(s) could not be recorded: out of memory");
+	assert_true(blkalign_report_status(r) & BLKALIGN_STATUS_INCOMPLETE);
+	blkalign_report_unref(r);
+	blkalign_ctx_unref(ctx);
+}
+
 int main(void)
 {
+	const struct CMUnitTest tables[] = {
+		cmocka_unit_test(test_code_table),
+		cmocka_unit_test(test_message_table),
+		cmocka_unit_test(test_lost_finding),
+	};
 	int failed = 0;
 
 	failed += RUN_TABLE(test_rules, rules_rows);
 	failed += RUN_TABLE(test_publish_sort, sort_rows);
+	failed += cmocka_run_group_tests(tables, NULL, NULL);
 	return failed ? 1 : 0;
 }
