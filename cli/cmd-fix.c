@@ -291,7 +291,8 @@ static const char *resume_journal(const char *target, const char *dflt,
 
 	if (!access(dflt, F_OK))
 		return dflt;
-	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) < 0 ||
+	if (blkalign_fix_find_journals(NULL, target, journal_dir, on_found,
+				       &f) < 0 ||
 	    f.n != 1)
 		return dflt;
 	snprintf(buf, len, "%s", f.first);
@@ -303,8 +304,8 @@ static bool stale_journals(const char *target, const char *journal)
 {
 	struct found f = {.skip = journal};
 
-	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) <=
-		    0 ||
+	if (blkalign_fix_find_journals(NULL, target, journal_dir, on_found,
+				       &f) <= 0 ||
 	    !f.n)
 		return false;
 	cli_warnx("finish that fix first ('blkalign fix --resume --journal "
@@ -320,13 +321,13 @@ static int do_inspect(const char *target, const char *journal, bool json)
 	char dbuf[4096], jbuf[4096];
 	int rc;
 
-	if (!journal && !blkalign_fix_journal_path(target, journal_dir, dbuf,
-						   sizeof(dbuf))) {
+	if (!journal && !blkalign_fix_journal_path(NULL, target, journal_dir,
+						   dbuf, sizeof(dbuf))) {
 		journal = resume_journal(target, dbuf, jbuf, sizeof(jbuf));
 		if (access(journal, F_OK))
 			journal = NULL; /* none: what the marker says */
 	}
-	rc = blkalign_fix_inspect(target, journal, json, stdout);
+	rc = blkalign_fix_inspect(NULL, target, journal, json, stdout);
 	if (rc < 0) {
 		cli_warnx("cannot inspect '%s': %s", journal ? journal : target,
 			  strerror(-rc));
@@ -552,7 +553,7 @@ int cmd_fix(int argc, char **argv)
 	target = argv[optind];
 	writes = yes || resume || rollback;
 	if (!fo.journal) {
-		rc = blkalign_fix_journal_path(target, journal_dir, dbuf,
+		rc = blkalign_fix_journal_path(NULL, target, journal_dir, dbuf,
 					       sizeof(dbuf));
 		if (rc) {
 			cli_warnx("cannot open '%s': %s", target,
@@ -589,8 +590,9 @@ int cmd_fix(int argc, char **argv)
 	if (!resume && !rollback && stale_journals(target, fo.journal) && yes)
 		return BLKALIGN_STATUS_FAILED;
 	/* the lock before the audit: the plan is made under it */
-	if (writes && blkalign_fix_target_open(target, fo.journal, cli_fix_io,
-					       &t, jmsg, sizeof(jmsg))) {
+	if (writes &&
+	    blkalign_fix_target_open(NULL, target, fo.journal, cli_fix_io, &t,
+				     jmsg, sizeof(jmsg))) {
 		cli_warnx("%s", jmsg);
 		return BLKALIGN_STATUS_FAILED;
 	}

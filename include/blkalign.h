@@ -574,15 +574,22 @@ struct blkalign_fix_result {
 };
 
 /*
+ * The fix functions that read sysfs (a disk's serial, a loop device's
+ * backing file, the kernel's partitions) take the context first and read
+ * below its sysroot; a NULL context means the defaults: the live /sys,
+ * no log, no image geometry.
+ *
  * The target of a fix, opened for writing and locked (a block device
  * O_EXCL, an image with flock, neither while a loop device has it) for as
  * long as the handle lives: audit and plan it after this, so that the
  * plan is made under the lock.  @journal is refused on the target itself.
- * Returns 0 or -errno with @msg saying why.
+ * The handle keeps a reference to @ctx.  Returns 0 or -errno with @msg
+ * saying why.
  */
 struct blkalign_fix_target;
 
-int blkalign_fix_target_open(const char *path, const char *journal,
+int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
+			     const char *journal,
 			     const struct blkalign_fix_io *io,
 			     struct blkalign_fix_target **out, char *msg,
 			     size_t len);
@@ -604,14 +611,15 @@ int blkalign_fix_check_journal(const char *target, const char *journal,
  * also through a loop device; a disk's WWN or serial; else its path), so
  * that two disks never share one.  Returns 0 or -errno.
  */
-int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
-			      size_t len);
+int blkalign_fix_journal_path(struct blkalign_ctx *ctx, const char *target,
+			      const char *dir, char *buf, size_t len);
 /*
  * The journals in @dir that belong to @target (its identity, or the fix
  * id of the marker on it), @fn called with each path; returns how many,
  * or -errno.
  */
-int blkalign_fix_find_journals(const char *target, const char *dir,
+int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
+			       const char *dir,
 			       void (*fn)(void *data, const char *path),
 			       void *data);
 /*
@@ -620,8 +628,8 @@ int blkalign_fix_find_journals(const char *target, const char *dir,
  * marker says), as text or JSON, without writing.  Returns 0 when both
  * could go on, 1 when only one could, 2 when neither, or -errno.
  */
-int blkalign_fix_inspect(const char *target, const char *journal, bool json,
-			 FILE *out);
+int blkalign_fix_inspect(struct blkalign_ctx *ctx, const char *target,
+			 const char *journal, bool json, FILE *out);
 
 /* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
  */

@@ -19,6 +19,7 @@
 #include "fix.h"
 
 struct inspect {
+	const struct blkalign_ctx *ctx;
 	const char *target, *journal;
 	int open_rc; /* of the journal */
 	struct ba_journal j;
@@ -84,7 +85,7 @@ static void gather(struct inspect *in)
 	    !ba_file_open(&in->dev, &in->io, BLKALIGN_FIX_FILE_TARGET,
 			  in->target, O_RDONLY, true)) {
 		in->have_dev = true;
-		if (ba_fix_ident_of(in->dev.fd, &in->ident))
+		if (ba_fix_ident_of(in->ctx, in->dev.fd, &in->ident))
 			memset(&in->ident, 0, sizeof(in->ident));
 	}
 	if (!in->journal) {
@@ -428,8 +429,8 @@ static int json(const struct inspect *in, FILE *out)
 /**
  * blkalign_fix_inspect: see blkalign.h.
  */
-int blkalign_fix_inspect(const char *target, const char *journal, bool as_json,
-			 FILE *out)
+int blkalign_fix_inspect(struct blkalign_ctx *ctx, const char *target,
+			 const char *journal, bool as_json, FILE *out)
 {
 	struct inspect *in = calloc(1, sizeof(*in));
 	int rc;
@@ -440,6 +441,7 @@ int blkalign_fix_inspect(const char *target, const char *journal, bool as_json,
 		free(in);
 		return -EINVAL;
 	}
+	in->ctx = ctx;
 	in->target = target;
 	in->journal = journal;
 	gather(in);

@@ -15,10 +15,10 @@
 #include "fix.h"
 
 /* Tell the kernel; if it cannot be told, say what to run. */
-static void reread(struct ba_file *f, const struct ba_fix_geom *g,
+static void reread(const struct ba_fix_run *r, const struct ba_fix_geom *g,
 		   struct blkalign_fix_result *res)
 {
-	if (ba_fix_tell_kernel(f, f->path, g->lss))
+	if (ba_fix_tell_kernel(r->ctx, r->dev, r->dev->path, g->lss))
 		snprintf(res->message, sizeof(res->message),
 			 "the table is written but the kernel still has the "
 			 "old partitions: run 'partx -u %.200s'",
@@ -305,7 +305,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, true);
 			if (!rc)
-				reread(r->dev, g, res);
+				reread(r, g, res);
 			return rc;
 		case BA_PH_RB_TABLE:
 			/* moving back: the table at the source when that is a
@@ -351,7 +351,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			if (!rc && g->new_start < g->old_start)
 				rc = clear_left_marker(r->dev, j);
 			if (!rc) {
-				reread(r->dev, g, res);
+				reread(r, g, res);
 				res->rolled_back = true;
 			}
 			return rc;

@@ -305,6 +305,7 @@ int blkalign_fix_partition(struct blkalign_fix_target *t,
 		unlink(old); /* no fix: no old table to keep */
 		goto out;
 	}
+	r.ctx = t->ctx;
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;
@@ -390,6 +391,7 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 		free(j);
 		return rc;
 	}
+	r.ctx = t->ctx;
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;

@@ -91,7 +91,8 @@ struct ba_fix_ident {
 	char serial[128];   /* DISK: WWN, serial or dm uuid */
 };
 
-int ba_fix_ident_of(int fd, struct ba_fix_ident *id);
+int ba_fix_ident_of(const struct blkalign_ctx *ctx, int fd,
+		    struct ba_fix_ident *id);
 bool ba_fix_ident_same(const struct ba_fix_ident *a,
 		       const struct ba_fix_ident *b);
 void ba_fix_ident_text(const struct ba_fix_ident *id, char *buf, size_t len);
@@ -99,6 +100,7 @@ uint64_t ba_fix_ident_hash(const struct ba_fix_ident *id, const char *path);
 
 /* The target of a fix, opened and locked (fix-target.c). */
 struct blkalign_fix_target {
+	struct blkalign_ctx *ctx; /* a reference, or NULL: the defaults */
 	struct ba_fix_io io;
 	struct ba_file file;
 	char *path;
@@ -270,10 +272,13 @@ void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
 		      uint64_t len);
 
 /* fix-kernel.c */
-int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss);
+int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
+		       const char *path, uint32_t lss);
 
 /* The mover (fix-move.c). */
 struct ba_fix_run {
+	const struct blkalign_ctx
+		*ctx; /* sysfs below its sysroot; NULL: /sys */
 	struct ba_file *dev;
 	struct ba_journal *j;
 	const struct blkalign_fix_opts *opts;
