@@ -2,7 +2,9 @@
 /*
  * fix.h - private pieces of `blkalign fix` (docs/fix.md): the device and
  * journal I/O with its test hooks (fix-io.c), the journal (fix-journal.c),
- * the table images (fix-table.c) and the mover (fix-move.c).
+ * the table images (fix-table.c), the mover (fix-move.c), one partition
+ * (fix.c), the disk-level run and its exit status (fix-disk.c,
+ * fix-status.c).
  */
 #ifndef BLKALIGN_FIX_H
 #define BLKALIGN_FIX_H
@@ -292,9 +294,33 @@ struct ba_fix_run {
 /* Step mode: bytes per level (one step of every region, one flush). */
 #define BA_FIX_LEVEL (16 * MIB)
 
-int ba_fix_fail(struct blkalign_fix_result *res, int rc, const char *fmt, ...)
+/*
+ * One fix call's result while it is made: the public result and the
+ * words of its message (published as res.message by fix-disk.c).
+ */
+#define BA_FIX_MSG 512
+struct ba_fix_res {
+	struct blkalign_fix_result pub;
+	char msg[BA_FIX_MSG]; /* "": none */
+};
+
+int ba_fix_fail(struct ba_fix_res *res, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
+int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res);
+
+/* fix.c: one planned partition (a dry run needs no @t), or the fix
+ * whose journal is o->journal resumed or rolled back. */
+int ba_fix_partition(struct blkalign_fix_target *t,
+		     const struct blkalign_device *d,
+		     const struct blkalign_plan_part *pp,
+		     const struct blkalign_fix_opts *o, struct ba_fix_res *res);
+int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
+		  const struct blkalign_fix_opts *o, struct ba_fix_res *res);
+
+/* fix-status.c: what a fix call did, in the words of the output. */
+const char *ba_fix_action(const struct blkalign_plan_part *pp,
+			  const struct ba_fix_res *res, int rc, bool dry_run);
+const char *ba_fix_resume_action(const struct ba_fix_res *res, int rc);
 int ba_fix_batch_recover(struct ba_fix_run *r, bool repair);
 
 /* fix-trust.c */
