@@ -349,4 +349,25 @@ void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
 int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 		       uint8_t *buf);
 
+/* What --inspect found (fix-inspect.c), for out/fix-inspect-out.c. */
+struct ba_fix_inspect {
+	const struct blkalign_ctx *ctx;
+	const char *target, *journal;
+	int open_rc; /* of the journal */
+	struct ba_journal j;
+	struct ba_fix_io io;
+	struct ba_file dev;
+	bool have_dev;
+	struct ba_fix_ident ident;
+	int match_rc;
+	char why[512];
+	const char *lacks[2]; /* resume, rollback */
+	int marker;	      /* no journal: 1 when the disk has one */
+	struct ba_fix_marker m;
+	uint64_t marker_off;
+};
+
+void ba_fix_inspect_text(const struct ba_fix_inspect *in, FILE *out);
+int ba_fix_inspect_json(const struct ba_fix_inspect *in, FILE *out);
+
 #endif /* BLKALIGN_FIX_H */
