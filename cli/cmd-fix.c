@@ -22,7 +22,6 @@
 
 /* Where journals go and are looked for (--journal-dir). */
 static const char *journal_dir = JOURNAL_DIR;
-#define MAX_ROUNDS 128
 
 enum {
 	OPT_YES = 256,
@@ -172,84 +171,8 @@ static void print_text(const struct blkalign_fix_outcome *o)
 		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds /
 						1048576.0
 				      : 0.0);
-	if (r->message[0] && (!o->rc || o->rc == -EALREADY))
+	if (r->message && (!o->rc || o->rc == -EALREADY))
 		printf("  %s\n", r->message);
-}
-
-/* A refusal: the plan cannot be carried out (no room, contents too big
- * or not sized); an error on the way (a full journal directory too) is
- * a failure. */
-static bool refused(const struct blkalign_fix_result *r, int rc)
-{
-	return rc && r->refused;
-}
-
-/* --resume/--rollback refused before writing: no journal, another
- * disk's, a damaged one, one in use or of another format. */
-static bool resume_refused(int rc)
-{
-	return rc == -ENOENT || rc == -ESTALE || rc == -EBADMSG ||
-	       rc == -EBUSY || rc == -EPROTO;
-}
-
-/* The exit status of a fix call: a refusal 2, an operational error 4
- * (once the journal exists, it says how to go on), a signal 128 + n. */
-static int status_of(const struct blkalign_fix_result *r, int rc)
-{
-	if (rc == -EINTR)
-		return 128 + (stop_signal ? stop_signal : SIGINT);
-	if (r->journal_kept && rc)
-		return BLKALIGN_STATUS_FAILED;
-	if (!rc || rc == -EALREADY)
-		return 0;
-	return refused(r, rc) ? BLKALIGN_STATUS_INCOMPLETE
-			      : BLKALIGN_STATUS_FAILED;
-}
-
-/* What a fix call did to partition @pp, in the words of the output. */
-static const char *action_of(const struct blkalign_plan_part *pp,
-			     const struct blkalign_fix_result *r, int rc)
-{
-	if (!rc)
-		return pp->new_start != pp->old_start ? "moved" : "resized";
-	if (r->journal_kept)
-		return rc == -EINTR ? "stopped" : "failed";
-	return refused(r, rc) ? "refused" : "failed";
-}
-
-static void release(struct blkalign_plan **plan, struct blkalign_report **rep,
-		    struct blkalign_ctx **ctx)
-{
-	blkalign_plan_free(*plan);
-	blkalign_report_unref(*rep);
-	blkalign_ctx_unref(*ctx);
-	*plan = NULL;
-	*rep = NULL;
-	*ctx = NULL;
-}
-
-static bool wanted(const struct blkalign_plan_part *pp, int only)
-{
-	if (only)
-		return pp->number == only && pp->action != BLKALIGN_PLAN_NONE;
-	return pp->action == BLKALIGN_PLAN_MOVE ||
-	       pp->action == BLKALIGN_PLAN_RESIZE ||
-	       pp->action == BLKALIGN_PLAN_IMPOSSIBLE;
-}
-
-/* A partition holding the marker of an interrupted fix: say so, stop. */
-static bool interrupted(const struct blkalign_device *d)
-{
-	for (size_t i = 0; i < d->nfindings; i++)
-		if (!strcmp(d->findings[i].code, "fix-interrupted")) {
-			cli_warnx("%s", d->findings[i].message);
-			cli_warnx(
-				"finish that fix first: 'blkalign fix --resume "
-				"--journal FILE %s' (or --rollback)",
-				d->path);
-			return true;
-		}
-	return false;
 }
 
 /* Is @path directly in @dir? */
@@ -284,14 +207,15 @@ static void on_found(void *data, const char *path)
  * the default one, or else the only journal in the journal directory
  * that belongs to the disk (its identity, or its marker's fix id).
  */
-static const char *resume_journal(const char *target, const char *dflt,
-				  char *buf, size_t len)
+static const char *resume_journal(struct blkalign_ctx *ctx, const char *target,
+				  const char *dflt, char *buf, size_t len)
 {
 	struct found f = {0};
 
 	if (!access(dflt, F_OK))
 		return dflt;
-	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) < 0 ||
+	if (blkalign_fix_find_journals(ctx, target, journal_dir, on_found, &f) <
+		    0 ||
 	    f.n != 1)
 		return dflt;
 	snprintf(buf, len, "%s", f.first);
@@ -299,12 +223,13 @@ static const char *resume_journal(const char *target, const char *dflt,
 }
 
 /* A new fix: journals of earlier fixes of this disk, said; true if any. */
-static bool stale_journals(const char *target, const char *journal)
+static bool stale_journals(struct blkalign_ctx *ctx, const char *target,
+			   const char *journal)
 {
 	struct found f = {.skip = journal};
 
-	if (blkalign_fix_find_journals(target, journal_dir, on_found, &f) <=
-		    0 ||
+	if (blkalign_fix_find_journals(ctx, target, journal_dir, on_found,
+				       &f) <= 0 ||
 	    !f.n)
 		return false;
 	cli_warnx("finish that fix first ('blkalign fix --resume --journal "
@@ -315,18 +240,19 @@ static bool stale_journals(const char *target, const char *journal)
 }
 
 /* --inspect: the journal given, the disk's, or the disk's marker. */
-static int do_inspect(const char *target, const char *journal, bool json)
+static int do_inspect(struct blkalign_ctx *ctx, const char *target,
+		      const char *journal, bool json)
 {
 	char dbuf[4096], jbuf[4096];
 	int rc;
 
-	if (!journal && !blkalign_fix_journal_path(target, journal_dir, dbuf,
-						   sizeof(dbuf))) {
-		journal = resume_journal(target, dbuf, jbuf, sizeof(jbuf));
+	if (!journal && !blkalign_fix_journal_path(ctx, target, journal_dir,
+						   dbuf, sizeof(dbuf))) {
+		journal = resume_journal(ctx, target, dbuf, jbuf, sizeof(jbuf));
 		if (access(journal, F_OK))
 			journal = NULL; /* none: what the marker says */
 	}
-	rc = blkalign_fix_inspect(target, journal, json, stdout);
+	rc = blkalign_fix_inspect(ctx, target, journal, json, stdout);
 	if (rc < 0) {
 		cli_warnx("cannot inspect '%s': %s", journal ? journal : target,
 			  strerror(-rc));
@@ -338,99 +264,104 @@ static int do_inspect(const char *target, const char *journal, bool json)
 }
 
 /* Nothing needs to move: say which partitions may, and how. */
-static void say_optional(const struct blkalign_plan *plan, const char *target)
+static void say_optional(const struct blkalign_fix_run *run, const char *target)
 {
-	for (size_t k = 0; k < plan->nparts; k++) {
-		const struct blkalign_plan_part *pp = &plan->parts[k];
+	for (size_t k = 0; k < run->noptional; k++)
+		printf("partition %d could move to the %" PRIu64
+		       "-byte grain (optional: it is aligned on this "
+		       "device): 'blkalign fix --partition %d %s' "
+		       "does it\n",
+		       run->optional[k], run->grain, run->optional[k], target);
+}
 
-		if (pp->action == BLKALIGN_PLAN_OPTIONAL)
-			printf("partition %d could move to the %" PRIu64
-			       "-byte grain (optional: it is aligned on this "
-			       "device): 'blkalign fix --partition %d %s' "
-			       "does it\n",
-			       pp->number, plan->grain, pp->number, target);
+/* The command line of one fix. */
+struct fix_args {
+	struct blkalign_fix_opts fo;
+	struct cli_topo topo;
+	struct progress prog;
+	const char *target;
+	bool yes, resume, rollback, json, inspect;
+	int only;
+};
+
+static int parse_progress(const char *arg, enum progress_mode *mode)
+{
+	static const char *const names[] = {"auto", "bar", "line", "none"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			*mode = (enum progress_mode)i;
+			return 0;
+		}
+	cli_warnx("invalid progress mode '%s'", arg);
+	return -1;
+}
+
+/* One option into @a: 0, or the exit status (-1: --help said). */
+static int parse_opt(struct fix_args *a, int c)
+{
+	int64_t v;
+	int rc;
+
+	switch (c) {
+	case OPT_YES:
+		a->yes = true;
+		return 0;
+	case OPT_PARTITION:
+		if (cli_parse_int(optarg, 1, 65535, &v)) {
+			cli_warnx("invalid partition number '%s'", optarg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		a->only = (int)v;
+		return 0;
+	case OPT_JOURNAL:
+		a->fo.journal = optarg;
+		return 0;
+	case OPT_RESUME:
+		a->resume = true;
+		return 0;
+	case OPT_ROLLBACK:
+		a->rollback = true;
+		return 0;
+	case OPT_INSPECT:
+		a->inspect = true;
+		return 0;
+	case OPT_JOURNAL_DIR:
+		journal_dir = optarg;
+		return 0;
+	case OPT_COPY_ALL:
+		a->fo.copy_all = true;
+		return 0;
+	case OPT_STEP:
+		if (cli_parse_size(optarg, &a->fo.max_step) ||
+		    a->fo.max_step < 512 || a->fo.max_step > 256ULL << 20) {
+			cli_warnx("invalid step '%s' (512 to 256M)", optarg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		return 0;
+	case OPT_PROGRESS:
+		return parse_progress(optarg, &a->prog.mode)
+			       ? BLKALIGN_STATUS_USAGE
+			       : 0;
+	case 'J':
+		a->json = true;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return -1;
+	default:
+		rc = cli_topo_opt(&a->topo, c, optarg);
+		if (rc > 0)
+			return 0;
+		if (rc == 0)
+			fprintf(stderr, "Try '" PROGRAM " fix --help' "
+					"for more information.\n");
+		return BLKALIGN_STATUS_USAGE;
 	}
 }
 
-/*
- * Fix (or, dry, describe) the partitions one at a time, auditing and
- * planning again after each: a moved partition changes its neighbours'
- * room.
- */
-static int run(const struct cli_topo *topo, const char *target,
-	       struct blkalign_fix_target *t, int only, bool dry,
-	       struct blkalign_fix_opts *fo, struct blkalign_fix_outcome *out,
-	       size_t *nout)
-{
-	bool done_num[65536] = {false};
-	int status = 0;
-
-	for (int round = 0; round < MAX_ROUNDS && *nout < MAX_ROUNDS; round++) {
-		struct blkalign_ctx *ctx = NULL;
-		struct blkalign_report *rep = NULL;
-		unsigned int astatus = 0; /* fix: any audit failure is a 4 */
-		struct blkalign_plan *plan = cli_audit_plan(
-			topo, NULL, target, "fix", &ctx, &rep, &astatus);
-		const struct blkalign_plan_part *pp = NULL;
-		struct blkalign_fix_outcome *o;
-
-		if (!plan) {
-			release(&plan, &rep, &ctx);
-			return status | BLKALIGN_STATUS_FAILED;
-		}
-		if (interrupted(plan->device)) {
-			release(&plan, &rep, &ctx);
-			return status | BLKALIGN_STATUS_FAILED;
-		}
-		for (size_t k = 0; k < plan->nparts && !pp; k++)
-			if (wanted(&plan->parts[k], only) &&
-			    !done_num[plan->parts[k].number])
-				pp = &plan->parts[k];
-		if (!pp) {
-			if (only && !*nout)
-				cli_warnx("partition %d: nothing to do (%s)",
-					  only, "aligned or not there");
-			else if (!only && !*nout)
-				say_optional(plan, target);
-			release(&plan, &rep, &ctx);
-			break;
-		}
-		done_num[pp->number] = true;
-		o = &out[(*nout)++];
-		if (dry) {
-			struct blkalign_fix_opts dfo = *fo;
-
-			dfo.dry_run = true;
-			o->rc = blkalign_fix_partition(NULL, plan->device, pp,
-						       &dfo, &o->res);
-			o->action = o->rc ? "refused"
-				    : pp->new_start != pp->old_start
-					    ? "would move"
-					    : "would resize";
-			status |= o->rc ? status_of(&o->res, o->rc) : 1;
-		} else {
-			o->rc = blkalign_fix_partition(t, plan->device, pp, fo,
-						       &o->res);
-			o->action = action_of(pp, &o->res, o->rc);
-			status |= status_of(&o->res, o->rc);
-		}
-		if (o->rc && !o->res.number) {
-			o->res.number = pp->number;
-			o->res.old_start = pp->old_start;
-			o->res.old_size = pp->old_size;
-			o->res.new_start = pp->new_start;
-			o->res.new_size = pp->new_size;
-			o->res.sector_size = (uint32_t)plan->device->topology
-						     .logical_sector_size.value;
-		}
-		release(&plan, &rep, &ctx);
-		if (status >= 128 || (status & BLKALIGN_STATUS_FAILED))
-			break;
-	}
-	return status;
-}
-
-int cmd_fix(int argc, char **argv)
+/* The options into @a: 0 to go on, or the exit status (-1: 0, said). */
+static int parse(int argc, char **argv, struct fix_args *a)
 {
 	static const struct option longopts[] = {
 		{"yes", no_argument, NULL, OPT_YES},
@@ -448,95 +379,152 @@ int cmd_fix(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static struct blkalign_fix_outcome out[MAX_ROUNDS];
-	struct blkalign_fix_opts fo = {.size = sizeof(fo)};
-	struct cli_topo topo = {0};
-	struct progress prog = {PROGRESS_AUTO, 0, 0, 0};
-	struct sigaction sa = {0};
-	char jbuf[4096], dbuf[4096], jmsg[512];
-	const char *target;
-	struct blkalign_fix_target *t = NULL;
-	bool yes = false, resume = false, rollback = false, json = false;
-	bool inspect = false, writes;
-	size_t nout = 0;
-	int64_t v;
-	int only = 0, c, rc, status;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_YES:
-			yes = true;
-			break;
-		case OPT_PARTITION:
-			if (cli_parse_int(optarg, 1, 65535, &v)) {
-				cli_warnx("invalid partition number '%s'",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			only = (int)v;
-			break;
-		case OPT_JOURNAL:
-			fo.journal = optarg;
-			break;
-		case OPT_RESUME:
-			resume = true;
-			break;
-		case OPT_ROLLBACK:
-			rollback = true;
-			break;
-		case OPT_INSPECT:
-			inspect = true;
-			break;
-		case OPT_JOURNAL_DIR:
-			journal_dir = optarg;
-			break;
-		case OPT_COPY_ALL:
-			fo.copy_all = true;
-			break;
-		case OPT_STEP:
-			if (cli_parse_size(optarg, &fo.max_step) ||
-			    fo.max_step < 512 || fo.max_step > 256ULL << 20) {
-				cli_warnx("invalid step '%s' (512 to 256M)",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			break;
-		case OPT_PROGRESS:
-			if (!strcmp(optarg, "auto"))
-				prog.mode = PROGRESS_AUTO;
-			else if (!strcmp(optarg, "bar"))
-				prog.mode = PROGRESS_BAR;
-			else if (!strcmp(optarg, "line"))
-				prog.mode = PROGRESS_LINE;
-			else if (!strcmp(optarg, "none"))
-				prog.mode = PROGRESS_NONE;
-			else {
-				cli_warnx("invalid progress mode '%s'", optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			rc = cli_topo_opt(&topo, c, optarg);
-			if (rc > 0)
-				break;
-			if (rc == 0)
-				fprintf(stderr, "Try '" PROGRAM " fix --help' "
-						"for more information.\n");
-			return BLKALIGN_STATUS_USAGE;
-		}
+		rc = parse_opt(a, c);
+		if (rc)
+			return rc;
 	}
-	if (inspect && optind + 1 >= argc && (optind < argc || fo.journal) &&
-	    !resume && !rollback && !yes)
-		return do_inspect(optind < argc ? argv[optind] : NULL,
-				  fo.journal, json);
-	if (optind + 1 != argc || inspect) {
-		cli_warnx(inspect	   ? "--inspect takes a journal or a "
+	return 0;
+}
+
+/* A new fix or --resume/--rollback: the target's journal chosen and
+ * checked, signals caught.  0, or the exit status. */
+static int prepare(struct blkalign_ctx *ctx, struct fix_args *a, char *dbuf,
+		   char *jbuf, size_t len)
+{
+	struct blkalign_fix_opts *fo = &a->fo;
+	bool again = a->resume || a->rollback;
+	struct sigaction sa = {0};
+	char jmsg[512];
+	int rc;
+
+	if (!fo->journal) {
+		rc = blkalign_fix_journal_path(ctx, a->target, journal_dir,
+					       dbuf, len);
+		if (rc) {
+			cli_warnx("cannot open '%s': %s", a->target,
+				  strerror(-rc));
+			return BLKALIGN_STATUS_FAILED;
+		}
+		fo->journal =
+			again ? resume_journal(ctx, a->target, dbuf, jbuf, len)
+			      : dbuf;
+	}
+	if (a->prog.mode == PROGRESS_AUTO)
+		a->prog.mode =
+			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
+	a->prog.t0 = now();
+	fo->progress = on_progress;
+	fo->progress_data = &a->prog;
+	fo->stop = &stop_signal;
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if ((a->yes || again) && in_dir(fo->journal, journal_dir))
+		(void)mkdir(journal_dir, 0700);
+
+	/* before planning: an interrupted fix's disk does not plan as it is */
+	rc = blkalign_fix_check_journal(a->target, fo->journal, jmsg,
+					sizeof(jmsg));
+	if (rc == -EINVAL || (rc == -EEXIST && !again) ||
+	    (rc == -ENOENT && !again && !in_dir(fo->journal, journal_dir))) {
+		cli_warnx("%s", jmsg);
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (!again && stale_journals(ctx, a->target, fo->journal) && a->yes)
+		return BLKALIGN_STATUS_FAILED;
+	return 0;
+}
+
+/* The fix itself, under the target's lock when it writes: *@run, or the
+ * exit status. */
+static int act(struct blkalign_ctx *ctx, struct fix_args *a,
+	       struct blkalign_fix_run **run)
+{
+	struct blkalign_fix_target *t = NULL;
+	char jmsg[512];
+	int rc;
+
+	/* the lock before the audit: the plan is made under it */
+	if ((a->yes || a->resume || a->rollback) &&
+	    blkalign_fix_target_open(ctx, a->target, a->fo.journal, cli_fix_io,
+				     &t, jmsg, sizeof(jmsg))) {
+		cli_warnx("%s", jmsg);
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (a->resume || a->rollback) {
+		/* exactly what the journal describes: nothing else */
+		rc = blkalign_fix_resume(t, a->rollback, &a->fo, run);
+	} else if (cli_topo_apply(&a->topo, ctx)) {
+		rc = 0; /* said; an audit failure, as any other */
+	} else {
+		a->fo.dry_run = !a->yes;
+		rc = blkalign_fix_disk(ctx, t, a->target, &a->fo, a->only, run);
+		if (!rc && !(*run)->noutcomes)
+			say_optional(*run, a->target);
+	}
+	blkalign_fix_target_close(t);
+	if (rc)
+		cli_warnx("cannot fix '%s': %s", a->target, strerror(-rc));
+	return *run ? (*run)->status : BLKALIGN_STATUS_FAILED;
+}
+
+/* What the run did, as text or JSON on stdout, its errors on stderr. */
+static int print_run(const struct fix_args *a,
+		     const struct blkalign_fix_run *run, int status)
+{
+	bool dry = !a->yes && !a->resume && !a->rollback;
+	size_t n = run ? run->noutcomes : 0;
+
+	if (a->json) {
+		if (blkalign_fix_write_json(n ? run->outcomes : NULL, n,
+					    a->target, a->fo.journal, dry,
+					    status, stdout))
+			status |= BLKALIGN_STATUS_FAILED;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			print_text(&run->outcomes[i]);
+		if (dry && (status & 1))
+			printf("dry run: nothing written; the same command "
+			       "with --yes does it (journal: %s)\n",
+			       a->fo.journal);
+		if (!n && !(status & BLKALIGN_STATUS_FAILED))
+			printf("nothing to do\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct blkalign_fix_outcome *o = &run->outcomes[i];
+
+		if (!o->rc || o->rc == -EALREADY || !o->res.message)
+			continue;
+		if (o->res.number)
+			cli_warnx("partition %d: %s", o->res.number,
+				  o->res.message);
+		else
+			cli_warnx("%s", o->res.message);
+	}
+	if (fflush(stdout) == EOF)
+		status |= BLKALIGN_STATUS_FAILED;
+	return status;
+}
+
+/* After the options: --inspect, or a fix, resume or rollback. */
+static int fix_target(struct blkalign_ctx *ctx, struct fix_args *a, int argc,
+		      char **argv)
+{
+	struct blkalign_fix_run *run = NULL;
+	char jbuf[4096], dbuf[4096];
+	int status;
+
+	if (a->inspect && optind + 1 >= argc &&
+	    (optind < argc || a->fo.journal) && !a->resume && !a->rollback &&
+	    !a->yes)
+		return do_inspect(ctx, optind < argc ? argv[optind] : NULL,
+				  a->fo.journal, a->json);
+	if (optind + 1 != argc || a->inspect) {
+		cli_warnx(a->inspect	   ? "--inspect takes a journal or a "
 					     "target, and no --yes, --resume or "
 					     "--rollback"
 			  : optind >= argc ? "no target given"
@@ -545,97 +533,35 @@ int cmd_fix(int argc, char **argv)
 				"information.\n");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (resume && rollback) {
+	if (a->resume && a->rollback) {
 		cli_warnx("--resume and --rollback exclude each other");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	target = argv[optind];
-	writes = yes || resume || rollback;
-	if (!fo.journal) {
-		rc = blkalign_fix_journal_path(target, journal_dir, dbuf,
-					       sizeof(dbuf));
-		if (rc) {
-			cli_warnx("cannot open '%s': %s", target,
-				  strerror(-rc));
-			return BLKALIGN_STATUS_FAILED;
-		}
-		fo.journal = resume || rollback
-				     ? resume_journal(target, dbuf, jbuf,
-						      sizeof(jbuf))
-				     : dbuf;
-	}
-	if (prog.mode == PROGRESS_AUTO)
-		prog.mode =
-			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
-	prog.t0 = now();
-	fo.progress = on_progress;
-	fo.progress_data = &prog;
-	fo.stop = &stop_signal;
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	if (writes && in_dir(fo.journal, journal_dir))
-		(void)mkdir(journal_dir, 0700);
+	a->target = argv[optind];
+	status = prepare(ctx, a, dbuf, jbuf, sizeof(dbuf));
+	if (status)
+		return status;
+	status = act(ctx, a, &run);
+	status = print_run(a, run, status);
+	blkalign_fix_run_free(run);
+	return status;
+}
 
-	/* before planning: an interrupted fix's disk does not plan as it is */
-	rc = blkalign_fix_check_journal(target, fo.journal, jmsg, sizeof(jmsg));
-	if (rc == -EINVAL || (rc == -EEXIST && !resume && !rollback) ||
-	    (rc == -ENOENT && !resume && !rollback &&
-	     !in_dir(fo.journal, journal_dir))) {
-		cli_warnx("%s", jmsg);
+int cmd_fix(int argc, char **argv)
+{
+	struct fix_args a = {.fo = {.size = sizeof(a.fo)}};
+	struct blkalign_ctx *ctx;
+	int status = parse(argc, argv, &a);
+
+	if (status)
+		return status < 0 ? 0 : status;
+	ctx = blkalign_ctx_new();
+	if (!ctx) {
+		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;
 	}
-	if (!resume && !rollback && stale_journals(target, fo.journal) && yes)
-		return BLKALIGN_STATUS_FAILED;
-	/* the lock before the audit: the plan is made under it */
-	if (writes && blkalign_fix_target_open(target, fo.journal, cli_fix_io,
-					       &t, jmsg, sizeof(jmsg))) {
-		cli_warnx("%s", jmsg);
-		return BLKALIGN_STATUS_FAILED;
-	}
-	if (resume || rollback) {
-		/* exactly what the journal describes: nothing else */
-		struct blkalign_fix_outcome *o = &out[nout++];
-
-		o->rc = blkalign_fix_resume(t, rollback, &fo, &o->res);
-		o->action = o->res.rolled_back	    ? "rolled back"
-			    : !o->rc		    ? "finished"
-			    : resume_refused(o->rc) ? "refused"
-			    : o->rc == -EINTR	    ? "stopped"
-						    : "failed";
-		status = status_of(&o->res, o->rc);
-	} else {
-		status = run(&topo, target, t, only, !yes, &fo, out, &nout);
-	}
-	blkalign_fix_target_close(t);
-
-	if (json) {
-		if (blkalign_fix_write_json(out, nout, target, fo.journal,
-					    !yes && !resume && !rollback,
-					    status, stdout))
-			status |= BLKALIGN_STATUS_FAILED;
-	} else {
-		for (size_t i = 0; i < nout; i++)
-			print_text(&out[i]);
-		if (!yes && !resume && !rollback && (status & 1))
-			printf("dry run: nothing written; the same command "
-			       "with --yes does it (journal: %s)\n",
-			       fo.journal);
-		if (!nout && !(status & BLKALIGN_STATUS_FAILED))
-			printf("nothing to do\n");
-	}
-	for (size_t i = 0; i < nout; i++) {
-		const struct blkalign_fix_result *r = &out[i].res;
-
-		if (!out[i].rc || out[i].rc == -EALREADY || !r->message[0])
-			continue;
-		if (r->number)
-			cli_warnx("partition %d: %s", r->number, r->message);
-		else
-			cli_warnx("%s", r->message);
-	}
-	if (fflush(stdout) == EOF)
-		status |= BLKALIGN_STATUS_FAILED;
+	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
+	status = fix_target(ctx, &a, argc, argv);
+	blkalign_ctx_unref(ctx);
 	return status;
 }

@@ -566,7 +566,9 @@ struct blkalign_fix_result {
 			      is kept for --resume or --rollback */
 	uint64_t steps;
 	double seconds;		  /* copying */
-	char message[512];	  /* why it failed, or a warning */
+	const char *message;	  /* why it failed, or a warning; NULL:
+				     none.  Owned by the run that holds
+				     it (blkalign_fix_run_free) */
 	uint64_t writes, flushes; /* this call's, disk and journal */
 	bool refused;		  /* the plan cannot be carried out (no
 				     room, contents too big or not
@@ -574,28 +576,27 @@ struct blkalign_fix_result {
 };
 
 /*
+ * The fix functions that read sysfs (a disk's serial, a loop device's
+ * backing file, the kernel's partitions) take the context first and read
+ * below its sysroot; a NULL context means the defaults: the live /sys,
+ * no log, no image geometry.
+ *
  * The target of a fix, opened for writing and locked (a block device
  * O_EXCL, an image with flock, neither while a loop device has it) for as
  * long as the handle lives: audit and plan it after this, so that the
  * plan is made under the lock.  @journal is refused on the target itself.
- * Returns 0 or -errno with @msg saying why.
+ * The handle keeps a reference to @ctx.  Returns 0 or -errno with @msg
+ * saying why.
  */
 struct blkalign_fix_target;
 
-int blkalign_fix_target_open(const char *path, const char *journal,
+int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
+			     const char *journal,
 			     const struct blkalign_fix_io *io,
 			     struct blkalign_fix_target **out, char *msg,
 			     size_t len);
 void blkalign_fix_target_close(struct blkalign_fix_target *t);
 
-int blkalign_fix_partition(struct blkalign_fix_target *t,
-			   const struct blkalign_device *d,
-			   const struct blkalign_plan_part *pp,
-			   const struct blkalign_fix_opts *o,
-			   struct blkalign_fix_result *res);
-int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
-			const struct blkalign_fix_opts *o,
-			struct blkalign_fix_result *res);
 int blkalign_fix_check_journal(const char *target, const char *journal,
 			       char *msg, size_t len);
 /*
@@ -604,14 +605,15 @@ int blkalign_fix_check_journal(const char *target, const char *journal,
  * also through a loop device; a disk's WWN or serial; else its path), so
  * that two disks never share one.  Returns 0 or -errno.
  */
-int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
-			      size_t len);
+int blkalign_fix_journal_path(struct blkalign_ctx *ctx, const char *target,
+			      const char *dir, char *buf, size_t len);
 /*
  * The journals in @dir that belong to @target (its identity, or the fix
  * id of the marker on it), @fn called with each path; returns how many,
  * or -errno.
  */
-int blkalign_fix_find_journals(const char *target, const char *dir,
+int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
+			       const char *dir,
 			       void (*fn)(void *data, const char *path),
 			       void *data);
 /*
@@ -620,16 +622,74 @@ int blkalign_fix_find_journals(const char *target, const char *dir,
  * marker says), as text or JSON, without writing.  Returns 0 when both
  * could go on, 1 when only one could, 2 when neither, or -errno.
  */
-int blkalign_fix_inspect(const char *target, const char *journal, bool json,
-			 FILE *out);
+int blkalign_fix_inspect(struct blkalign_ctx *ctx, const char *target,
+			 const char *journal, bool json, FILE *out);
 
 /* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
  */
 struct blkalign_fix_outcome {
 	struct blkalign_fix_result res;
 	const char *action; /* "moved", "would move", "refused", ... */
-	int rc;		    /* what the fix call returned */
+	int rc;		    /* what the fix call returned: 0 or -errno */
 };
+
+/*
+ * What one run of blkalign_fix_disk or blkalign_fix_resume did, made by
+ * the library and freed with blkalign_fix_run_free (with the outcomes'
+ * messages).
+ */
+struct blkalign_fix_run {
+	int status; /* exit status: the bits of the outcomes' statuses */
+	size_t noutcomes;
+	const struct blkalign_fix_outcome *outcomes; /* in the order done */
+	/* nothing to do (no outcome, no partition asked for): the
+	 * partitions that could move to the grain although they are
+	 * aligned on the device (BLKALIGN_PLAN_OPTIONAL) */
+	size_t noptional;
+	const int *optional; /* their numbers */
+	uint64_t grain;	     /* bytes */
+};
+
+/*
+ * The exit status of one fix call that returned @rc with @r, the policy
+ * of blkalign(8): 0 done (or aligned already: -EALREADY); 1 a dry run
+ * that would move or resize (@dry_run, @rc 0); BLKALIGN_STATUS_INCOMPLETE
+ * (2) refused (r->refused: no room, contents too big or not sized;
+ * nothing written); BLKALIGN_STATUS_FAILED (4) any other error, and
+ * every error once the journal exists (r->journal_kept); 128 + n when
+ * stopped (-EINTR) by signal @stop_signal n (0: SIGINT).  A pure function.
+ */
+int blkalign_fix_status(int rc, const struct blkalign_fix_result *r,
+			bool dry_run, int stop_signal);
+
+/*
+ * Fix the disk or image @path, open and locked as @t (NULL for a dry run,
+ * o->dry_run): audit it through @ctx (its log, image geometry and page
+ * size; NULL: the defaults), plan it, fix (or, dry, describe) one
+ * partition, then audit and plan again for the next (a moved partition
+ * changes its neighbours' room): partition @partition only, or (0) every
+ * one the plan moves, resizes or cannot realign.  Stops at the first
+ * operational error or signal, and at a partition holding the marker of
+ * an interrupted fix (said through the log).  Why a disk cannot be
+ * audited or planned goes to the log too (then status has
+ * BLKALIGN_STATUS_FAILED).  Returns 0 with *@out to free with
+ * blkalign_fix_run_free, or -EINVAL or -ENOMEM.
+ */
+int blkalign_fix_disk(struct blkalign_ctx *ctx, struct blkalign_fix_target *t,
+		      const char *path, const struct blkalign_fix_opts *o,
+		      int partition, struct blkalign_fix_run **out);
+/*
+ * Finish (or, with @rollback, undo) the fix whose journal is o->journal
+ * on the locked target @t: exactly what the journal describes, once it
+ * holds what that needs and the disk is its disk.  One outcome, "finished",
+ * "rolled back", "refused" (no journal, another disk's, a damaged one,
+ * one in use or of another format), "stopped" or "failed".  Returns as
+ * blkalign_fix_disk.
+ */
+int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
+			const struct blkalign_fix_opts *o,
+			struct blkalign_fix_run **out);
+void blkalign_fix_run_free(struct blkalign_fix_run *r);
 
 int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 			    const char *device, const char *journal,

@@ -122,15 +122,24 @@ void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 
 void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], *msg = NULL;
 	va_list ap;
+	int n;
 
 	if (!ctx || !ctx->log_fn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	ctx->log_fn(ctx->log_data, buf);
+	if (n >= (int)sizeof(buf)) {
+		/* a long one (paths, findings quoted whole): not cut */
+		va_start(ap, fmt);
+		if (vasprintf(&msg, fmt, ap) < 0)
+			msg = NULL;
+		va_end(ap);
+	}
+	ctx->log_fn(ctx->log_data, msg ? msg : buf);
+	free(msg);
 }
 
 const char *blkalign_version(void)

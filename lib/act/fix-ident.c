@@ -3,7 +3,8 @@
  * fix-ident.c - who the disk of a fix is, beyond its size and table
  * (which clones share): an image by its file system and inode (through a
  * loop device too: its backing file), a block device by its WWN, serial
- * or device-mapper uuid from sysfs.  The journal records it; resume and
+ * or device-mapper uuid from sysfs (below the context's sysroot).  The
+ * journal records it; resume and
  * rollback refuse another disk, and the default journal's name is a hash
  * of it.  A block device with none of these is known by its contents
  * only (the marker's fix id, the head).
@@ -46,7 +47,7 @@ static void file_ident(const struct stat *st, const struct statfs *sf,
 /* The first line of sysfs file @dir/@name, trimmed, into @out. */
 static bool sysfs_line(const char *dir, const char *name, char *out, size_t len)
 {
-	char p[512];
+	char p[4200];
 	FILE *f;
 	bool ok = false;
 
@@ -89,17 +90,19 @@ static bool loop_ident(int fd, const char *dir, struct ba_fix_ident *id)
 }
 
 /**
- * ba_fix_ident_of: the identity of the open target @fd.  Returns 0 or
+ * ba_fix_ident_of: the identity of the open target @fd, its sysfs
+ * attributes read below @ctx's sysroot (NULL: /sys).  Returns 0 or
  * -errno.
  */
-int ba_fix_ident_of(int fd, struct ba_fix_ident *id)
+int ba_fix_ident_of(const struct blkalign_ctx *ctx, int fd,
+		    struct ba_fix_ident *id)
 {
 	static const char *const names[] = {"wwid", "device/wwid", "serial",
 					    "device/serial", "dm/uuid"};
 	struct stat st;
 	struct statfs sf;
-	char dir[128];
 	unsigned int pss = 0;
+	char *dir;
 
 	memset(id, 0, sizeof(*id));
 	if (fstat(fd, &st))
@@ -114,16 +117,20 @@ int ba_fix_ident_of(int fd, struct ba_fix_ident *id)
 		return -EINVAL;
 	if (!ioctl(fd, BLKPBSZGET, &pss))
 		id->pss = pss;
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st.st_rdev),
-		 minor(st.st_rdev));
+	dir = ba_sysfs_path(ctx, "/sys/dev/block/%u:%u", major(st.st_rdev),
+			    minor(st.st_rdev));
+	if (!dir)
+		return -ENOMEM;
+	id->kind = BA_FIX_ID_NONE;
 	if (loop_ident(fd, dir, id))
-		return 0;
+		goto out;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (sysfs_line(dir, names[i], id->serial, sizeof(id->serial))) {
 			id->kind = BA_FIX_ID_DISK;
-			return 0;
+			break;
 		}
-	id->kind = BA_FIX_ID_NONE;
+out:
+	free(dir);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix-kernel.c - telling the kernel about the new table: BLKRRPART, then
- * every partition of the table compared with sysfs and, where the kernel
+ * every partition of the table compared with sysfs (below the context's
+ * sysroot) and, where the kernel
  * has it elsewhere or not at all, BLKPG delete + add (what `partx -u`
  * does).  Kernels whose own scan finds nothing (or that are told about
  * partitions only through BLKPG, like loop devices set up by partx) end
@@ -30,7 +31,7 @@ struct kpart {
 
 static bool read_u64(const char *dir, const char *name, uint64_t *v)
 {
-	char p[1200];
+	char p[4300];
 	unsigned long long x;
 	FILE *f;
 	bool ok;
@@ -46,17 +47,20 @@ static bool read_u64(const char *dir, const char *name, uint64_t *v)
 }
 
 /* The kernel's partitions of the disk @rdev, by number (sysfs). */
-static void kernel_parts(dev_t rdev, struct kpart *k)
+static void kernel_parts(const struct blkalign_ctx *ctx, dev_t rdev,
+			 struct kpart *k)
 {
-	char dir[128], sub[1024];
+	char *dir, sub[4200];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(rdev),
-		 minor(rdev));
-	d = opendir(dir);
-	if (!d)
+	dir = ba_sysfs_path(ctx, "/sys/dev/block/%u:%u", major(rdev),
+			    minor(rdev));
+	d = dir ? opendir(dir) : NULL;
+	if (!d) {
+		free(dir);
 		return;
+	}
 	while ((e = readdir(d))) {
 		uint64_t n, s, z;
 
@@ -69,6 +73,7 @@ static void kernel_parts(dev_t rdev, struct kpart *k)
 		k[n] = (struct kpart){s * 512, z * 512, true};
 	}
 	closedir(d);
+	free(dir);
 }
 
 static int blkpg(int fd, int op, int pno, uint64_t start, uint64_t len)
@@ -87,11 +92,13 @@ static int blkpg(int fd, int op, int pno, uint64_t start, uint64_t len)
 
 /**
  * ba_fix_tell_kernel: make the kernel's partitions of the block device
- * open as @f (at @path, @lss-byte sectors) those of its table.  Returns 0,
+ * open as @f (at @path, @lss-byte sectors) those of its table, sysfs read
+ * below @ctx's sysroot (NULL: /sys).  Returns 0,
  * or -errno when the kernel could not be told (the table on disk is
  * right; `partprobe` or a reboot picks it up).
  */
-int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss)
+int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
+		       const char *path, uint32_t lss)
 {
 	struct kpart *k = calloc(KPARTS, sizeof(*k));
 	struct fdisk_context *cxt = NULL;
@@ -104,7 +111,7 @@ int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss)
 	if (fstat(f->fd, &st) || !S_ISBLK(st.st_mode))
 		goto out;
 	(void)ioctl(f->fd, BLKRRPART);
-	kernel_parts(st.st_rdev, k);
+	kernel_parts(ctx, st.st_rdev, k);
 	cxt = fdisk_new_context();
 	if (!cxt || fdisk_save_user_sector_size(cxt, lss, lss) ||
 	    fdisk_assign_device(cxt, path, 1) ||

@@ -15,11 +15,11 @@
 #include "fix.h"
 
 /* Tell the kernel; if it cannot be told, say what to run. */
-static void reread(struct ba_file *f, const struct ba_fix_geom *g,
-		   struct blkalign_fix_result *res)
+static void reread(const struct ba_fix_run *r, const struct ba_fix_geom *g,
+		   struct ba_fix_res *res)
 {
-	if (ba_fix_tell_kernel(f, f->path, g->lss))
-		snprintf(res->message, sizeof(res->message),
+	if (ba_fix_tell_kernel(r->ctx, r->dev, r->dev->path, g->lss))
+		snprintf(res->msg, sizeof(res->msg),
 			 "the table is written but the kernel still has the "
 			 "old partitions: run 'partx -u %.200s'",
 			 g->path);
@@ -259,10 +259,10 @@ int ba_fix_start_rollback(struct ba_fix_run *r)
 
 /**
  * ba_fix_drive: run the journal's phases to the end (the kernel told,
- * @res->message set when it could not be).  Returns 0 or -errno; the
+ * @res->msg set when it could not be).  Returns 0 or -errno; the
  * journal says where it stopped.
  */
-int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
+int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res)
 {
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
@@ -305,7 +305,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, true);
 			if (!rc)
-				reread(r->dev, g, res);
+				reread(r, g, res);
 			return rc;
 		case BA_PH_RB_TABLE:
 			/* moving back: the table at the source when that is a
@@ -351,8 +351,8 @@ int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res)
 			if (!rc && g->new_start < g->old_start)
 				rc = clear_left_marker(r->dev, j);
 			if (!rc) {
-				reread(r->dev, g, res);
-				res->rolled_back = true;
+				reread(r, g, res);
+				res->pub.rolled_back = true;
 			}
 			return rc;
 		default:

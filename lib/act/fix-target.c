@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,69 +38,92 @@ static int say(char *msg, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* An image attached to a loop device is in use: the loop's name, or NULL. */
-static const char *image_attached(const struct stat *img, char *name,
+/* Is the loop device of sysfs directory @dir (its block/<name>) backed by
+ * the image @img? */
+static bool backs(const char *dir, const struct stat *img)
+{
+	char p[PATH_MAX + 32], back[4096];
+	struct stat st;
+	bool same = false;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%.*s/loop/backing_file", PATH_MAX, dir);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	if (fgets(back, sizeof(back), f)) {
+		back[strcspn(back, "\n")] = '\0';
+		same = !stat(back, &st) && st.st_dev == img->st_dev &&
+		       st.st_ino == img->st_ino;
+	}
+	fclose(f);
+	return same;
+}
+
+/* An image attached to a loop device is in use: the loop's name, or NULL
+ * (sysfs below @ctx's sysroot). */
+static const char *image_attached(const struct blkalign_ctx *ctx,
+				  const struct stat *img, char *name,
 				  size_t len)
 {
-	DIR *dir = opendir("/sys/block");
+	char *top = ba_sysfs_path(ctx, "/sys/block");
+	DIR *dir = top ? opendir(top) : NULL;
 	struct dirent *e;
 	const char *found = NULL;
 
-	if (!dir)
-		return NULL;
-	while (!found && (e = readdir(dir))) {
-		char p[600], back[4096];
-		struct stat st;
-		FILE *f;
+	while (dir && !found && (e = readdir(dir))) {
+		char p[PATH_MAX];
 
-		if (strncmp(e->d_name, "loop", 4))
+		if (strncmp(e->d_name, "loop", 4) ||
+		    snprintf(p, sizeof(p), "%s/%s", top, e->d_name) >=
+			    (int)sizeof(p))
 			continue;
-		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
-			 e->d_name);
-		f = fopen(p, "re");
-		if (!f)
-			continue;
-		if (fgets(back, sizeof(back), f)) {
-			back[strcspn(back, "\n")] = '\0';
-			if (!stat(back, &st) && st.st_dev == img->st_dev &&
-			    st.st_ino == img->st_ino) {
-				snprintf(name, len, "/dev/%s", e->d_name);
-				found = name;
-			}
+		if (backs(p, img)) {
+			snprintf(name, len, "/dev/%s", e->d_name);
+			found = name;
 		}
-		fclose(f);
 	}
-	closedir(dir);
+	if (dir)
+		closedir(dir);
+	free(top);
 	return found;
 }
 
-/* Is the file system holding @dir on block device @disk (or a partition)? */
-static bool on_device(const char *dir, dev_t disk)
+/* The resolved sysfs directory of device @dev, into @buf. */
+static bool devdir(const struct blkalign_ctx *ctx, dev_t dev, char *buf)
 {
-	char p[128], a[4096], b[4096];
+	char *p = ba_sysfs_path(ctx, "/sys/dev/block/%u:%u", major(dev),
+				minor(dev));
+	bool ok = p && realpath(p, buf);
+
+	free(p);
+	return ok;
+}
+
+/* Is the file system holding @dir on block device @disk (or a partition)? */
+static bool on_device(const struct blkalign_ctx *ctx, const char *dir,
+		      dev_t disk)
+{
+	char a[PATH_MAX], b[PATH_MAX];
 	struct stat st;
 
 	if (stat(dir, &st))
 		return false;
 	if (st.st_dev == disk)
 		return true;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(disk),
-		 minor(disk));
-	if (!realpath(p, a))
-		return false;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st.st_dev),
-		 minor(st.st_dev));
-	if (!realpath(p, b))
+	if (!devdir(ctx, disk, a) || !devdir(ctx, st.st_dev, b))
 		return false;
 	return !strncmp(a, b, strlen(a)) && b[strlen(a)] == '/';
 }
 
 /**
  * blkalign_fix_target_open: open @path for writing and lock it, its I/O
- * through @io (NULL: the system's).  Refused: a journal on the disk
- * itself, an image a loop device has, a busy or locked disk.
+ * through @io (NULL: the system's), sysfs read below @ctx's sysroot
+ * (@ctx NULL: /sys; the handle keeps a reference).  Refused: a journal on
+ * the disk itself, an image a loop device has, a busy or locked disk.
  */
-int blkalign_fix_target_open(const char *path, const char *journal,
+int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
+			     const char *journal,
 			     const struct blkalign_fix_io *io,
 			     struct blkalign_fix_target **out, char *msg,
 			     size_t len)
@@ -116,12 +140,12 @@ int blkalign_fix_target_open(const char *path, const char *journal,
 		return say(msg, len, -errno, "cannot stat '%s': %s", path,
 			   strerror(errno));
 	snprintf(jdir, sizeof(jdir), "%s", journal);
-	if (S_ISBLK(st.st_mode) && on_device(dirname(jdir), st.st_rdev))
+	if (S_ISBLK(st.st_mode) && on_device(ctx, dirname(jdir), st.st_rdev))
 		return say(msg, len, -EXDEV,
 			   "the journal '%s' is on '%s' itself: put it on "
 			   "another disk (--journal)",
 			   journal, path);
-	if (S_ISREG(st.st_mode) && image_attached(&st, loop, sizeof(loop)))
+	if (S_ISREG(st.st_mode) && image_attached(ctx, &st, loop, sizeof(loop)))
 		return say(msg, len, -EBUSY,
 			   "'%s' is attached to %s: detach it, or fix %s "
 			   "instead",
@@ -138,6 +162,8 @@ int blkalign_fix_target_open(const char *path, const char *journal,
 		free(t);
 		return -ENOMEM;
 	}
+	t->ctx = ctx;
+	blkalign_ctx_ref(ctx);
 	ba_fix_io_init(&t->io, io);
 	rc = ba_file_open(&t->file, &t->io, BLKALIGN_FIX_FILE_TARGET, t->path,
 			  O_RDWR | (S_ISBLK(st.st_mode) ? O_EXCL : 0), true);
@@ -155,7 +181,7 @@ int blkalign_fix_target_open(const char *path, const char *journal,
 			 "'%s' is locked by another program (another "
 			 "blkalign fix?)",
 			 path);
-	if (!rc && ba_fix_ident_of(t->file.fd, &t->ident))
+	if (!rc && ba_fix_ident_of(ctx, t->file.fd, &t->ident))
 		memset(&t->ident, 0, sizeof(t->ident));
 	if (rc) {
 		blkalign_fix_target_close(t);
@@ -172,6 +198,7 @@ void blkalign_fix_target_close(struct blkalign_fix_target *t)
 	if (t->file.io)
 		ba_file_close(&t->file);
 	free(t->path);
+	blkalign_ctx_unref(t->ctx);
 	free(t);
 }
 
@@ -216,19 +243,20 @@ int blkalign_fix_check_journal(const char *target, const char *journal,
 }
 
 /* The identity of @target, opened read-only. */
-static int ident_of_path(const char *target, struct ba_fix_ident *id)
+static int ident_of_path(const struct blkalign_ctx *ctx, const char *target,
+			 struct ba_fix_ident *id)
 {
 	int fd = open(target, O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return -errno;
-	rc = ba_fix_ident_of(fd, id);
+	rc = ba_fix_ident_of(ctx, fd, id);
 	close(fd);
 	return rc;
 }
 
-int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
-			      size_t len)
+int blkalign_fix_journal_path(struct blkalign_ctx *ctx, const char *target,
+			      const char *dir, char *buf, size_t len)
 {
 	struct ba_fix_ident id;
 	char tmp[4096];
@@ -236,7 +264,7 @@ int blkalign_fix_journal_path(const char *target, const char *dir, char *buf,
 
 	if (!target || !dir || !buf)
 		return -EINVAL;
-	rc = ident_of_path(target, &id);
+	rc = ident_of_path(ctx, target, &id);
 	if (rc)
 		return rc;
 	snprintf(tmp, sizeof(tmp), "%s", target);
@@ -272,7 +300,8 @@ static bool belongs(const struct ba_fix_geom *g, const struct ba_fix_ident *id,
 	return false;
 }
 
-int blkalign_fix_find_journals(const char *target, const char *dir,
+int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
+			       const char *dir,
 			       void (*fn)(void *data, const char *path),
 			       void *data)
 {
@@ -284,7 +313,7 @@ int blkalign_fix_find_journals(const char *target, const char *dir,
 	fd = open(target, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (ba_fix_ident_of(fd, &id)) {
+	if (ba_fix_ident_of(ctx, fd, &id)) {
 		close(fd);
 		return -EINVAL;
 	}

@@ -23,49 +23,48 @@
 
 #define DEFAULT_STEP (16 * MIB)
 
-int ba_fix_fail(struct blkalign_fix_result *res, int rc, const char *fmt, ...)
+int ba_fix_fail(struct ba_fix_res *res, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(res->message, sizeof(res->message), fmt, ap);
+	vsnprintf(res->msg, sizeof(res->msg), fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
 #define fail ba_fix_fail
 
-static void fill_result(struct blkalign_fix_result *res,
-			const struct ba_fix_geom *g, const struct ba_fix_run *r)
+static void fill_result(struct ba_fix_res *res, const struct ba_fix_geom *g,
+			const struct ba_fix_run *r)
 {
-	res->number = (int)g->number;
-	res->sector_size = g->lss;
-	res->old_start = g->old_start;
-	res->old_size = g->old_size;
-	res->new_start = g->new_start;
-	res->new_size = g->new_size;
-	res->bytes_copied = r->moved;
-	res->batch = g->batch;
-	res->steps = r->steps;
-	res->seconds = r->seconds;
+	res->pub.number = (int)g->number;
+	res->pub.sector_size = g->lss;
+	res->pub.old_start = g->old_start;
+	res->pub.old_size = g->old_size;
+	res->pub.new_start = g->new_start;
+	res->pub.new_size = g->new_size;
+	res->pub.bytes_copied = r->moved;
+	res->pub.batch = g->batch;
+	res->pub.steps = r->steps;
+	res->pub.seconds = r->seconds;
 }
 
-static void count_io(struct blkalign_fix_target *t,
-		     struct blkalign_fix_result *res)
+static void count_io(struct blkalign_fix_target *t, struct ba_fix_res *res)
 {
-	res->writes = t->io.writes;
-	res->flushes = t->io.flushes;
+	res->pub.writes = t->io.writes;
+	res->pub.flushes = t->io.flushes;
 }
 
-static int finish(struct ba_fix_run *r, struct blkalign_fix_result *res, int rc)
+static int finish(struct ba_fix_run *r, struct ba_fix_res *res, int rc)
 {
 	const char *jp = r->j->file.path;
 
 	fill_result(res, &r->j->g, r);
-	res->journal_kept = rc != 0;
+	res->pub.journal_kept = rc != 0;
 	if (!rc) {
 		if (unlink(jp))
-			snprintf(res->message, sizeof(res->message),
+			snprintf(res->msg, sizeof(res->msg),
 				 "done, but the journal '%s' could not be "
 				 "removed: remove it",
 				 jp);
@@ -75,7 +74,7 @@ static int finish(struct ba_fix_run *r, struct blkalign_fix_result *res, int rc)
 		     "'blkalign fix --resume' finishes, "
 		     "'--rollback' undoes",
 		     jp);
-	} else if (!res->message[0]) {
+	} else if (!res->msg[0]) {
 		fail(res, rc,
 		     "%s; nothing is lost: the journal '%s' is kept, "
 		     "'blkalign fix --resume' or '--rollback' "
@@ -93,7 +92,7 @@ static uint64_t round_up(uint64_t x, uint64_t g)
 /* The refusals of a plan that fix cannot carry out. */
 static int refuse_plan(const struct blkalign_plan_part *pp,
 		       const struct blkalign_fix_opts *o, uint32_t lss,
-		       struct blkalign_fix_result *res)
+		       struct ba_fix_res *res)
 {
 	const char *c = pp->content;
 
@@ -134,14 +133,14 @@ static int refuse_plan(const struct blkalign_plan_part *pp,
 static int make_geom(const struct blkalign_device *d,
 		     const struct blkalign_plan_part *pp,
 		     const struct blkalign_fix_opts *o, struct ba_fix_geom *g,
-		     struct blkalign_fix_result *res)
+		     struct ba_fix_res *res)
 {
 	uint32_t lss = (uint32_t)d->topology.logical_sector_size.value;
 	uint64_t shift, step = o->max_step ? o->max_step : DEFAULT_STEP;
 	int rc = refuse_plan(pp, o, lss, res);
 
 	if (rc) {
-		res->refused = rc != -EALREADY && rc != -EINVAL;
+		res->pub.refused = rc != -EALREADY && rc != -EINVAL;
 		return rc;
 	}
 	if (step > BA_FIX_STEP_MAX)
@@ -192,7 +191,7 @@ static const char *tmpdir_of(const struct blkalign_fix_opts *o, char *buf,
 static int read_disk(struct blkalign_fix_target *t,
 		     const struct blkalign_device *d,
 		     const struct blkalign_fix_opts *o, struct ba_journal *j,
-		     struct blkalign_fix_result *res)
+		     struct ba_fix_res *res)
 {
 	struct ba_file *dev = &t->file;
 	char tbuf[4096], old[4096];
@@ -220,7 +219,7 @@ static int read_disk(struct blkalign_fix_target *t,
 		j->g.bound_hash = XXH3_64bits(j->bound, (size_t)blen);
 	}
 	rc = ba_fix_table_patches(dev, d, j, tmpdir_of(o, tbuf, sizeof(tbuf)),
-				  res->message, sizeof(res->message));
+				  res->msg, sizeof(res->msg));
 	if (rc)
 		return rc;
 	snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
@@ -232,16 +231,16 @@ static int read_disk(struct blkalign_fix_target *t,
 }
 
 /**
- * blkalign_fix_partition: realign partition @pp of the audited disk @d
+ * ba_fix_partition: realign partition @pp of the audited disk @d
  * (audited through @t's lock) as planned.  Returns 0, or -errno with
- * res->message saying why (and, once the journal exists, how to resume
+ * res->msg saying why (and, once the journal exists, how to resume
  * or roll back).  A dry run (o->dry_run) needs no @t.
  */
-int blkalign_fix_partition(struct blkalign_fix_target *t,
-			   const struct blkalign_device *d,
-			   const struct blkalign_plan_part *pp,
-			   const struct blkalign_fix_opts *given,
-			   struct blkalign_fix_result *res)
+int ba_fix_partition(struct blkalign_fix_target *t,
+		     const struct blkalign_device *d,
+		     const struct blkalign_plan_part *pp,
+		     const struct blkalign_fix_opts *given,
+		     struct ba_fix_res *res)
 {
 	struct blkalign_fix_opts copy, *o = &copy;
 	struct ba_journal *j;
@@ -259,19 +258,19 @@ int blkalign_fix_partition(struct blkalign_fix_target *t,
 	rc = make_geom(d, pp, o, &j->g, res);
 	if (rc)
 		goto out;
-	rc = blkalign_fix_check_journal(d->path, o->journal, res->message,
-					sizeof(res->message));
+	rc = blkalign_fix_check_journal(d->path, o->journal, res->msg,
+					sizeof(res->msg));
 	if (rc == -ENOENT &&
 	    o->dry_run) { /* its directory: made when writing */
 		rc = 0;
-		res->message[0] = '\0';
+		res->msg[0] = '\0';
 	}
 	if (rc)
 		goto out;
 	if (o->dry_run) {
 		fill_result(res, &j->g, &r);
 		if (j->g.new_start != j->g.old_start)
-			snprintf(res->message, sizeof(res->message),
+			snprintf(res->msg, sizeof(res->msg),
 				 "would copy %llu bytes in %s mode: %u "
 				 "region%s side by side, steps of %llu bytes",
 				 (unsigned long long)j->g.len,
@@ -305,6 +304,7 @@ int blkalign_fix_partition(struct blkalign_fix_target *t,
 		unlink(old); /* no fix: no old table to keep */
 		goto out;
 	}
+	r.ctx = t->ctx;
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;
@@ -320,7 +320,7 @@ out:
 
 /* Why the journal at @path cannot be opened, in words. */
 static int journal_error(struct blkalign_fix_target *t, const char *path,
-			 bool rollback, int rc, struct blkalign_fix_result *res)
+			 bool rollback, int rc, struct ba_fix_res *res)
 {
 	struct ba_fix_marker m;
 	uint64_t off;
@@ -361,13 +361,12 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 }
 
 /**
- * blkalign_fix_resume: finish (or, with @rollback, undo) the fix whose
+ * ba_fix_resume: finish (or, with @rollback, undo) the fix whose
  * journal is o->journal, on the locked target @t: only once the journal
  * holds what that needs and the disk is the journal's (fix-trust.c).
  */
-int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
-			const struct blkalign_fix_opts *given,
-			struct blkalign_fix_result *res)
+int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
+		  const struct blkalign_fix_opts *given, struct ba_fix_res *res)
 {
 	struct blkalign_fix_opts copy, *o = &copy;
 	struct ba_journal *j;
@@ -386,18 +385,19 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 	rc = ba_journal_open(j, &t->io, o->journal, false);
 	if (rc) {
 		journal_error(t, o->journal, rollback, rc, res);
-		res->journal_kept = rc != -ENOENT;
+		res->pub.journal_kept = rc != -ENOENT;
 		free(j);
 		return rc;
 	}
+	r.ctx = t->ctx;
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;
 	r.total = j->g.new_start != j->g.old_start ? j->g.len : 0;
-	rc = ba_fix_trust(&r, t, rollback, res->message, sizeof(res->message));
+	rc = ba_fix_trust(&r, t, rollback, res->msg, sizeof(res->msg));
 	if (rc) {
 		fill_result(res, &j->g, &r);
-		res->journal_kept = true; /* refused: left as it is */
+		res->pub.journal_kept = true; /* refused: left as it is */
 		goto out;
 	}
 	if (rollback)

@@ -2,7 +2,9 @@
 /*
  * fix.h - private pieces of `blkalign fix` (docs/fix.md): the device and
  * journal I/O with its test hooks (fix-io.c), the journal (fix-journal.c),
- * the table images (fix-table.c) and the mover (fix-move.c).
+ * the table images (fix-table.c), the mover (fix-move.c), one partition
+ * (fix.c), the disk-level run and its exit status (fix-disk.c,
+ * fix-status.c).
  */
 #ifndef BLKALIGN_FIX_H
 #define BLKALIGN_FIX_H
@@ -91,7 +93,8 @@ struct ba_fix_ident {
 	char serial[128];   /* DISK: WWN, serial or dm uuid */
 };
 
-int ba_fix_ident_of(int fd, struct ba_fix_ident *id);
+int ba_fix_ident_of(const struct blkalign_ctx *ctx, int fd,
+		    struct ba_fix_ident *id);
 bool ba_fix_ident_same(const struct ba_fix_ident *a,
 		       const struct ba_fix_ident *b);
 void ba_fix_ident_text(const struct ba_fix_ident *id, char *buf, size_t len);
@@ -99,6 +102,7 @@ uint64_t ba_fix_ident_hash(const struct ba_fix_ident *id, const char *path);
 
 /* The target of a fix, opened and locked (fix-target.c). */
 struct blkalign_fix_target {
+	struct blkalign_ctx *ctx; /* a reference, or NULL: the defaults */
 	struct ba_fix_io io;
 	struct ba_file file;
 	char *path;
@@ -270,10 +274,13 @@ void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
 		      uint64_t len);
 
 /* fix-kernel.c */
-int ba_fix_tell_kernel(struct ba_file *f, const char *path, uint32_t lss);
+int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
+		       const char *path, uint32_t lss);
 
 /* The mover (fix-move.c). */
 struct ba_fix_run {
+	const struct blkalign_ctx
+		*ctx; /* sysfs below its sysroot; NULL: /sys */
 	struct ba_file *dev;
 	struct ba_journal *j;
 	const struct blkalign_fix_opts *opts;
@@ -287,9 +294,33 @@ struct ba_fix_run {
 /* Step mode: bytes per level (one step of every region, one flush). */
 #define BA_FIX_LEVEL (16 * MIB)
 
-int ba_fix_fail(struct blkalign_fix_result *res, int rc, const char *fmt, ...)
+/*
+ * One fix call's result while it is made: the public result and the
+ * words of its message (published as res.message by fix-disk.c).
+ */
+#define BA_FIX_MSG 512
+struct ba_fix_res {
+	struct blkalign_fix_result pub;
+	char msg[BA_FIX_MSG]; /* "": none */
+};
+
+int ba_fix_fail(struct ba_fix_res *res, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int ba_fix_drive(struct ba_fix_run *r, struct blkalign_fix_result *res);
+int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res);
+
+/* fix.c: one planned partition (a dry run needs no @t), or the fix
+ * whose journal is o->journal resumed or rolled back. */
+int ba_fix_partition(struct blkalign_fix_target *t,
+		     const struct blkalign_device *d,
+		     const struct blkalign_plan_part *pp,
+		     const struct blkalign_fix_opts *o, struct ba_fix_res *res);
+int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
+		  const struct blkalign_fix_opts *o, struct ba_fix_res *res);
+
+/* fix-status.c: what a fix call did, in the words of the output. */
+const char *ba_fix_action(const struct blkalign_plan_part *pp,
+			  const struct ba_fix_res *res, int rc, bool dry_run);
+const char *ba_fix_resume_action(const struct ba_fix_res *res, int rc);
 int ba_fix_batch_recover(struct ba_fix_run *r, bool repair);
 
 /* fix-trust.c */
@@ -317,5 +348,26 @@ void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
 			uint64_t *rel, uint64_t *len);
 int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 		       uint8_t *buf);
+
+/* What --inspect found (fix-inspect.c), for out/fix-inspect-out.c. */
+struct ba_fix_inspect {
+	const struct blkalign_ctx *ctx;
+	const char *target, *journal;
+	int open_rc; /* of the journal */
+	struct ba_journal j;
+	struct ba_fix_io io;
+	struct ba_file dev;
+	bool have_dev;
+	struct ba_fix_ident ident;
+	int match_rc;
+	char why[512];
+	const char *lacks[2]; /* resume, rollback */
+	int marker;	      /* no journal: 1 when the disk has one */
+	struct ba_fix_marker m;
+	uint64_t marker_off;
+};
+
+void ba_fix_inspect_text(const struct ba_fix_inspect *in, FILE *out);
+int ba_fix_inspect_json(const struct ba_fix_inspect *in, FILE *out);
 
 #endif /* BLKALIGN_FIX_H */

@@ -34,7 +34,7 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
 			    : 0);
 	ba_json_bool(p, "journal_kept", r->journal_kept);
-	ba_json_str(p, "message", r->message[0] ? r->message : NULL);
+	ba_json_str(p, "message", r->message);
 	return p;
 }
 

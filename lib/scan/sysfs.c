@@ -13,7 +13,8 @@
 
 #include "blkalignP.h"
 
-/* Returns a malloc'ed path below the sysroot, or NULL. */
+/* Returns a malloc'ed path below the sysroot (@ctx NULL: the live /sys),
+ * or NULL. */
 char *ba_sysfs_path(const struct blkalign_ctx *ctx, const char *fmt, ...)
 {
 	char *rel = NULL, *path = NULL;
@@ -25,7 +26,8 @@ char *ba_sysfs_path(const struct blkalign_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	if (rc < 0)
 		return NULL;
-	if (asprintf(&path, "%s%s", ctx->sysroot ? ctx->sysroot : "", rel) < 0)
+	if (asprintf(&path, "%s%s", ctx && ctx->sysroot ? ctx->sysroot : "",
+		     rel) < 0)
 		path = NULL;
 	free(rel);
 	return path;

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fix-disk.c - `blkalign fix` on a whole disk (docs/fix.md): audit and
+ * plan it, fix (or, dry, describe) one partition, audit and plan again
+ * for the next (a moved partition changes its neighbours' room), and the
+ * run's exit status (fix-status.c); or --resume and --rollback, exactly
+ * what the journal describes.  The outcomes and their messages belong to
+ * the run, freed with blkalign_fix_run_free.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix.h"
+
+#define MAX_ROUNDS 128
+
+struct run {
+	struct blkalign_fix_run pub;
+	struct blkalign_fix_outcome v[MAX_ROUNDS];
+	struct ba_fix_res res[MAX_ROUNDS]; /* v[i] while it is made */
+	int *optional;
+};
+
+static struct run *run_new(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->pub.outcomes = r->v;
+	return r;
+}
+
+/* The results into the outcomes, with their messages (NULL: none). */
+static struct blkalign_fix_run *publish(struct run *r)
+{
+	for (size_t i = 0; i < r->pub.noutcomes; i++) {
+		r->v[i].res = r->res[i].pub;
+		r->v[i].res.message = r->res[i].msg[0] ? r->res[i].msg : NULL;
+	}
+	r->pub.optional = r->optional;
+	return &r->pub;
+}
+
+void blkalign_fix_run_free(struct blkalign_fix_run *pub)
+{
+	struct run *r = (struct run *)pub; /* pub is the first member */
+
+	if (!r)
+		return;
+	free(r->optional);
+	free(r);
+}
+
+static bool is_fixable(const struct blkalign_device *d)
+{
+	return d->scheme &&
+	       (!strcmp(d->scheme, "dos") || !strcmp(d->scheme, "gpt"));
+}
+
+/* One device audited through @ctx like `check`, with a dos or GPT table,
+ * and its plan; NULL having said why. */
+static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
+					const char *path,
+					struct blkalign_report **rep)
+{
+	const struct blkalign_device *d;
+	struct blkalign_plan *plan = NULL;
+	int rc;
+
+	*rep = blkalign_report_new(ctx);
+	if (!*rep) {
+		ba_log(ctx, "out of memory");
+		return NULL;
+	}
+	rc = blkalign_check_path(*rep, path);
+	if (rc == -ENOMEM || blkalign_report_ndevices(*rep) != 1) {
+		ba_log(ctx, "cannot audit '%s'", path);
+		return NULL;
+	}
+	d = blkalign_report_device(*rep, 0);
+	for (size_t k = 0; k < d->nproblems; k++)
+		ba_log(ctx, "%s: %s", d->path, d->problems[k]);
+	if (d->failed)
+		return NULL;
+	if (d->whole_disk) {
+		ba_log(ctx,
+		       "'%s' is partition %d of /dev/%s: fix works on the "
+		       "whole disk: 'blkalign fix --partition %d /dev/%s'",
+		       d->path, d->partition_number, d->whole_disk,
+		       d->partition_number, d->whole_disk);
+		return NULL;
+	}
+	if (!is_fixable(d)) {
+		ba_log(ctx,
+		       "'%s': fix needs a dos or GPT partition table on a "
+		       "whole disk or image",
+		       d->path);
+		return NULL;
+	}
+	rc = blkalign_plan_new(d, &plan);
+	if (rc)
+		ba_log(ctx, "cannot plan '%s': %s", d->path, strerror(-rc));
+	return plan;
+}
+
+/* A partition holding the marker of an interrupted fix: say so. */
+static bool interrupted(const struct blkalign_ctx *ctx,
+			const struct blkalign_device *d)
+{
+	for (size_t i = 0; i < d->nfindings; i++)
+		if (!strcmp(d->findings[i].code, "fix-interrupted")) {
+			ba_log(ctx, "%s", d->findings[i].message);
+			ba_log(ctx,
+			       "finish that fix first: 'blkalign fix --resume "
+			       "--journal FILE %s' (or --rollback)",
+			       d->path);
+			return true;
+		}
+	return false;
+}
+
+static bool wanted(const struct blkalign_plan_part *pp, int only)
+{
+	if (only)
+		return pp->number == only && pp->action != BLKALIGN_PLAN_NONE;
+	return pp->action == BLKALIGN_PLAN_MOVE ||
+	       pp->action == BLKALIGN_PLAN_RESIZE ||
+	       pp->action == BLKALIGN_PLAN_IMPOSSIBLE;
+}
+
+static bool done(const struct run *r, int number)
+{
+	for (size_t i = 0; i < r->pub.noutcomes; i++)
+		if (r->res[i].pub.number == number)
+			return true;
+	return false;
+}
+
+/* The next partition to fix, or NULL. */
+static const struct blkalign_plan_part *
+next_part(const struct run *r, const struct blkalign_plan *plan, int only)
+{
+	for (size_t k = 0; k < plan->nparts; k++)
+		if (wanted(&plan->parts[k], only) &&
+		    !done(r, plan->parts[k].number))
+			return &plan->parts[k];
+	return NULL;
+}
+
+/* Nothing to do: the partitions that may move, and how far. */
+static int say_optional(struct run *r, const struct blkalign_plan *plan)
+{
+	r->optional =
+		calloc(plan->nparts ? plan->nparts : 1, sizeof(*r->optional));
+	if (!r->optional)
+		return -ENOMEM;
+	for (size_t k = 0; k < plan->nparts; k++)
+		if (plan->parts[k].action == BLKALIGN_PLAN_OPTIONAL)
+			r->optional[r->pub.noptional++] = plan->parts[k].number;
+	r->pub.grain = plan->grain;
+	return 0;
+}
+
+/* Partition @pp of @plan fixed (or described) as the next outcome. */
+static void fix_one(struct run *r, struct blkalign_fix_target *t,
+		    const struct blkalign_plan *plan,
+		    const struct blkalign_plan_part *pp,
+		    const struct blkalign_fix_opts *o)
+{
+	size_t i = r->pub.noutcomes++;
+	struct ba_fix_res *res = &r->res[i];
+	int rc;
+
+	rc = ba_fix_partition(o->dry_run ? NULL : t, plan->device, pp, o, res);
+	r->v[i].rc = rc;
+	r->v[i].action = ba_fix_action(pp, res, rc, o->dry_run);
+	r->pub.status |= blkalign_fix_status(rc, &res->pub, o->dry_run,
+					     o->stop ? *o->stop : 0);
+	if (rc && !res->pub.number) {
+		res->pub.number = pp->number;
+		res->pub.old_start = pp->old_start;
+		res->pub.old_size = pp->old_size;
+		res->pub.new_start = pp->new_start;
+		res->pub.new_size = pp->new_size;
+		res->pub.sector_size = (uint32_t)plan->device->topology
+					       .logical_sector_size.value;
+	}
+}
+
+/* One round: audit, plan, the next partition.  false: the run ends. */
+static bool round_one(struct run *r, struct blkalign_ctx *ctx,
+		      struct blkalign_fix_target *t, const char *path,
+		      const struct blkalign_fix_opts *o, int only)
+{
+	struct blkalign_report *rep = NULL;
+	struct blkalign_plan *plan = audit_plan(ctx, path, &rep);
+	const struct blkalign_plan_part *pp = NULL;
+	bool more = false;
+
+	if (!plan || interrupted(ctx, plan->device)) {
+		r->pub.status |= BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	pp = next_part(r, plan, only);
+	if (!pp) {
+		if (only && !r->pub.noutcomes)
+			ba_log(ctx, "partition %d: nothing to do (%s)", only,
+			       "aligned or not there");
+		else if (!only && !r->pub.noutcomes && say_optional(r, plan))
+			r->pub.status |= BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	fix_one(r, t, plan, pp, o);
+	more = r->pub.status < 128 && !(r->pub.status & BLKALIGN_STATUS_FAILED);
+out:
+	blkalign_plan_free(plan);
+	blkalign_report_unref(rep);
+	return more;
+}
+
+/**
+ * blkalign_fix_disk: see blkalign.h.
+ */
+int blkalign_fix_disk(struct blkalign_ctx *ctx, struct blkalign_fix_target *t,
+		      const char *path, const struct blkalign_fix_opts *given,
+		      int partition, struct blkalign_fix_run **out)
+{
+	struct blkalign_fix_opts copy, *o = &copy;
+	struct blkalign_ctx *own = NULL;
+	struct run *r;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!path || !given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    (!t && !o->dry_run) || partition < 0)
+		return -EINVAL;
+	if (!ctx) {
+		ctx = own = blkalign_ctx_new();
+		if (!ctx)
+			return -ENOMEM;
+	}
+	r = run_new();
+	if (!r) {
+		blkalign_ctx_unref(own);
+		return -ENOMEM;
+	}
+	for (int round = 0; round < MAX_ROUNDS && r->pub.noutcomes < MAX_ROUNDS;
+	     round++)
+		if (!round_one(r, ctx, t, path, o, partition))
+			break;
+	blkalign_ctx_unref(own);
+	*out = publish(r);
+	return 0;
+}
+
+/**
+ * blkalign_fix_resume: see blkalign.h.
+ */
+int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
+			const struct blkalign_fix_opts *given,
+			struct blkalign_fix_run **out)
+{
+	struct blkalign_fix_opts copy, *o = &copy;
+	struct run *r;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!t || !given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+		return -EINVAL;
+	r = run_new();
+	if (!r)
+		return -ENOMEM;
+	rc = ba_fix_resume(t, rollback, o, &r->res[0]);
+	r->pub.noutcomes = 1;
+	r->v[0].rc = rc;
+	r->v[0].action = ba_fix_resume_action(&r->res[0], rc);
+	r->pub.status = blkalign_fix_status(rc, &r->res[0].pub, false,
+					    o->stop ? *o->stop : 0);
+	*out = publish(r);
+	return 0;
+}
