@@ -89,8 +89,6 @@ void cli_bench_latency(uint64_t ns, char *buf, size_t len);
 int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out);
 int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out);
 
-void print_report_text(const struct blkalign_report *r, FILE *out, bool color);
-
 /* last, after every system header (each .c includes cli.h last) */
 #include "../lib/banned.h"
 

@@ -175,7 +175,14 @@ int cmd_check(int argc, char **argv)
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		print_report_text(report, stdout, cli_use_color(color));
+		rc = blkalign_report_write_text(
+			report, stdout,
+			cli_use_color(color) ? BLKALIGN_TEXT_COLOR : 0);
+		/* -EIO: the flush below says so */
+		if (rc == -ENOMEM) {
+			cli_warnx("out of memory");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
 	}
 	if (fflush(stdout) == EOF) {
 		cli_warnx("write error: %s", strerror(errno));

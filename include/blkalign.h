@@ -238,6 +238,11 @@ const struct blkalign_device *
 blkalign_report_device(const struct blkalign_report *r, size_t i);
 unsigned int blkalign_report_status(const struct blkalign_report *r);
 int blkalign_report_write_json(const struct blkalign_report *r, FILE *out);
+/* The text report of check (out/report-text.c): 0, -EINVAL, -ENOMEM (a
+ * device's layers left out, a line saying so) or -EIO. */
+#define BLKALIGN_TEXT_COLOR (1u << 0) /* ANSI colors */
+int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
+			       unsigned int flags);
 
 /* Pure helpers, exposed for scripts and the model. */
 uint32_t blkalign_soft_block_size(uint64_t size_bytes,

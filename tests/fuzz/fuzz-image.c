@@ -153,6 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = fopen("/dev/null", "w");
 	FUZZ_CHECK(out != NULL);
 	FUZZ_CHECK(blkalign_report_write_json(r, out) == 0);
+	FUZZ_CHECK(blkalign_report_write_text(r, out, BLKALIGN_TEXT_COLOR) ==
+		   0);
 	fclose(out);
 
 	blkalign_report_unref(r);

@@ -68,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		null = fopen("/dev/null", "w");
 		if (null) {
 			blkalign_report_write_json(r, null);
+			blkalign_report_write_text(r, null, 0);
 			fclose(null);
 		}
 	}

@@ -2,8 +2,11 @@
 /*
  * report-text.c - the human report of `check`: per device, the topology
  * with where each value came from, a table of layers with a verdict, then
- * the findings worst first with what they cost and how to fix them.
+ * the findings worst first with what they cost and how to fix them
+ * (blkalign_report_write_text).  It writes to the FILE it is given and
+ * reads only the report.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "blkalignP.h"
 
 #define RED    "\033[31m"
 #define YELLOW "\033[33m"
@@ -246,20 +249,23 @@ static void print_layer(const struct tree *t, size_t i, const char *prefix,
 		print_layer(t, k, sub, t->sibling[k] == NONE, out);
 }
 
-static void print_layers(const struct blkalign_device *d, FILE *out)
+/* Returns: 0, or -ENOMEM when the layers could not be printed (a line
+ * says so in their place). */
+static int print_layers(const struct blkalign_device *d, FILE *out)
 {
 	struct tree t;
 
 	fprintf(out, "  %-22s %-10s %12s %12s %7s %7s %6s  %s\n", "NAME",
 		"KIND", "START", "END", "SIZE", "SOFT-BS", "ALIGN", "VERDICT");
 	if (!d->nlayers)
-		return;
+		return 0;
 	if (!tree_make(&t, d)) {
 		fprintf(out, "  (no memory to print the layers)\n");
-		return;
+		return -ENOMEM;
 	}
 	print_layer(&t, 0, "", true, out);
 	free(t.child);
+	return 0;
 }
 
 static void print_findings(const struct blkalign_device *d, FILE *out,
@@ -289,11 +295,45 @@ static void print_findings(const struct blkalign_device *d, FILE *out,
 	}
 }
 
-void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
+/* The first line of device @d: "seed002.img: 20.0G (... bytes), image, dos". */
+static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 {
+	char size[16];
+
+	human_size(d->size, size, sizeof(size));
+	fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
+		color ? BOLD : "", d->path, color ? RESET : "", size, d->size,
+		d->is_block_device ? "block device" : "image",
+		d->scheme ? d->scheme
+		: d->nlayers > 1 &&
+				d->layers[1].kind == BLKALIGN_LAYER_PARTITION
+			? "partitions as the kernel sees them"
+			: "no partition table");
+	if (d->bytes_read)
+		fprintf(out, ", %" PRIu64 " bytes read", d->bytes_read);
+	fputs("\n\n", out);
+}
+
+/**
+ * blkalign_report_write_text: write @r to @out as check's text report:
+ * per device its size and table, the topology with the source of each
+ * value, the layer tree with a verdict per layer, then the findings with
+ * what they cost, what the model says and how to fix them.
+ * @flags: BLKALIGN_TEXT_COLOR for ANSI colors (severities, names).
+ * Returns: 0, -EINVAL, -ENOMEM when a device's layers could not be
+ * printed (the report says so in their place and goes on), or -EIO when
+ * writing to @out failed.
+ */
+int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
+			       unsigned int flags)
+{
+	bool color = flags & BLKALIGN_TEXT_COLOR;
+	int rc = 0;
+
+	if (!r || !out)
+		return -EINVAL;
 	for (size_t i = 0; i < blkalign_report_ndevices(r); i++) {
 		const struct blkalign_device *d = blkalign_report_device(r, i);
-		char size[16];
 
 		if (i)
 			fputc('\n', out);
@@ -302,23 +342,16 @@ void print_report_text(const struct blkalign_report *r, FILE *out, bool color)
 				d->nproblems ? d->problems[0] : "cannot open");
 			continue;
 		}
-		human_size(d->size, size, sizeof(size));
-		fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
-			color ? BOLD : "", d->path, color ? RESET : "", size,
-			d->size, d->is_block_device ? "block device" : "image",
-			d->scheme ? d->scheme
-			: d->nlayers > 1 && d->layers[1].kind ==
-						    BLKALIGN_LAYER_PARTITION
-				? "partitions as the kernel sees them"
-				: "no partition table");
-		if (d->bytes_read)
-			fprintf(out, ", %" PRIu64 " bytes read", d->bytes_read);
-		fputs("\n\n", out);
+		print_head(d, out, color);
 		print_topology(d, out);
 		fputc('\n', out);
-		print_layers(d, out);
+		if (print_layers(d, out))
+			rc = -ENOMEM;
 		print_findings(d, out, color);
 		for (size_t k = 0; k < d->nproblems; k++)
 			fprintf(out, "  incomplete: %s\n", d->problems[k]);
 	}
+	if (ferror(out))
+		return -EIO;
+	return rc;
 }
