@@ -626,7 +626,13 @@ int cmd_bench(int argc, char **argv)
 		o.progress = progress;
 	set_signals(on_signal);
 	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
-		rc = blkalign_bench_compare(path, &o, &cmp);
+		/* the audit behind the model's prediction: quiet, as the
+		 * bench report says what it could not predict */
+		struct blkalign_ctx *ctx = blkalign_ctx_new();
+
+		rc = ctx ? blkalign_bench_compare(ctx, path, &o, &cmp)
+			 : -ENOMEM;
+		blkalign_ctx_unref(ctx);
 		set_signals(SIG_DFL);
 		if (o.progress)
 			fputs("\r\033[K", stderr);

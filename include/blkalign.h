@@ -867,7 +867,8 @@ struct blkalign_bench_compare {
 	const char *note;	       /* a caveat, or NULL */
 };
 
-int blkalign_bench_compare(const char *path,
+/* @ctx audits the target (log, sysroot); NULL: the defaults. */
+int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 			   const struct blkalign_bench_opts *o,
 			   struct blkalign_bench_compare *out);
 int blkalign_bench_compare_judge(struct blkalign_bench_compare *c);

@@ -84,3 +84,22 @@ struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
 	}
 	return a;
 }
+
+/*
+ * The request summary the model's cost and a traced direction share, in
+ * this order: request_max, request_min, request_avg (@bytes / @requests),
+ * request_sizes and request_sizes_other.
+ */
+void ba_json_requests(struct json_object *o, const struct ba_json_requests *r)
+{
+	ba_json_u64(o, "request_max", r->max);
+	ba_json_u64(o, "request_min", r->min);
+	json_object_object_add(
+		o, "request_avg",
+		json_object_new_double(r->requests ? (double)r->bytes /
+							     (double)r->requests
+						   : 0.0));
+	json_object_object_add(o, "request_sizes",
+			       ba_json_size_counts(r->sizes, r->nsizes));
+	ba_json_u64(o, "request_sizes_other", r->sizes_other);
+}

@@ -22,6 +22,12 @@ void ba_json_bool(struct json_object *o, const char *k, bool v);
 void ba_json_double(struct json_object *o, const char *k, double v);
 struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
 					size_t n);
+struct ba_json_requests {
+	uint64_t requests, bytes, max, min, sizes_other;
+	const struct blkalign_size_count *sizes;
+	size_t nsizes;
+};
+void ba_json_requests(struct json_object *o, const struct ba_json_requests *r);
 struct json_object *ba_json_root(void);
 int ba_json_write(struct json_object *root, FILE *out);
 

@@ -35,16 +35,15 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 	ba_json_u64(o, "request_cap_max", c->request_cap_max);
 	ba_json_u64(o, "requests", c->requests);
 	ba_json_u64(o, "request_bytes", c->request_bytes);
-	ba_json_u64(o, "request_max", c->request_max);
-	ba_json_u64(o, "request_min", c->request_min);
-	json_object_object_add(
-		o, "request_avg",
-		json_object_new_double(c->requests ? (double)c->request_bytes /
-							     (double)c->requests
-						   : 0.0));
-	json_object_object_add(o, "request_sizes",
-			       ba_json_size_counts(c->sizes, c->nsizes));
-	ba_json_u64(o, "request_sizes_other", c->sizes_other);
+	ba_json_requests(o, &(struct ba_json_requests){
+				    .requests = c->requests,
+				    .bytes = c->request_bytes,
+				    .max = c->request_max,
+				    .min = c->request_min,
+				    .sizes = c->sizes,
+				    .nsizes = c->nsizes,
+				    .sizes_other = c->sizes_other,
+			    });
 	ba_json_u64(o, "physical_sectors", c->physical_sectors);
 	ba_json_u64(o, "partial_requests", c->partial_requests);
 	ba_json_u64(o, "rmw", c->rmw);

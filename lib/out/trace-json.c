@@ -18,16 +18,15 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 
 	ba_json_u64(o, "requests", d->requests);
 	ba_json_u64(o, "bytes", d->bytes);
-	ba_json_u64(o, "request_max", d->request_max);
-	ba_json_u64(o, "request_min", d->request_min);
-	json_object_object_add(
-		o, "request_avg",
-		json_object_new_double(d->requests ? (double)d->bytes /
-							     (double)d->requests
-						   : 0.0));
-	json_object_object_add(o, "request_sizes",
-			       ba_json_size_counts(d->sizes, d->nsizes));
-	ba_json_u64(o, "request_sizes_other", d->sizes_other);
+	ba_json_requests(o, &(struct ba_json_requests){
+				    .requests = d->requests,
+				    .bytes = d->bytes,
+				    .max = d->request_max,
+				    .min = d->request_min,
+				    .sizes = d->sizes,
+				    .nsizes = d->nsizes,
+				    .sizes_other = d->sizes_other,
+			    });
 	/* power-of-two buckets of sectors: [2^i, 2^(i+1)) */
 	for (size_t i = 0; i < 32; i++) {
 		struct json_object *b;

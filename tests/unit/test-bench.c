@@ -683,7 +683,7 @@ static void test_engine_image(void **state)
 		o.io_size = runs[k].io;
 		o.write = runs[k].write;
 		o.rounds = 2;
-		assert_int_equal(blkalign_bench_compare(path, &o, &c), 0);
+		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c), 0);
 		assert_int_equal(c.rounds_done, 2);
 		assert_int_equal(c.nsides, 1);
 		assert_int_equal(c.sides[0].samples, 2);
@@ -700,14 +700,15 @@ static void test_engine_image(void **state)
 		blkalign_bench_opts_defaults(&o);
 		o.test = BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE;
 		o.rounds = 1;
-		assert_int_equal(blkalign_bench_compare(path, &o, &c),
+		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c),
 				 -ENOTBLK);
 		o.test = BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION;
-		assert_int_equal(blkalign_bench_compare(path, &o, &c),
+		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c),
 				 -ENOTBLK);
 		o.test = BLKALIGN_BENCH_TEST_SEQ;
 		o.rounds = BLKALIGN_BENCH_MAX_ROUNDS + 1;
-		assert_int_equal(blkalign_bench_compare(path, &o, &c), -EINVAL);
+		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c),
+				 -EINVAL);
 	}
 	close(fd);
 	unlink(path);

@@ -445,7 +445,16 @@ static int progress(const struct blkalign_bench_opts *o,
 	return 0;
 }
 
-static int soft_block_size(const char *path,
+/* A reference to the caller's context, or a new one with the defaults. */
+static struct blkalign_ctx *own_ctx(struct blkalign_ctx *caller)
+{
+	if (!caller)
+		return blkalign_ctx_new();
+	blkalign_ctx_ref(caller);
+	return caller;
+}
+
+static int soft_block_size(struct blkalign_ctx *caller, const char *path,
 			   const struct blkalign_bench_opts *o,
 			   struct blkalign_bench_compare *c)
 {
@@ -523,7 +532,7 @@ static int soft_block_size(const char *path,
 	fds[0] = fd;
 	fds[1] = w.fd;
 
-	ctx = blkalign_ctx_new();
+	ctx = own_ctx(caller);
 	if (ctx)
 		model_sides(ctx, path, c, window);
 	t0 = ba_now_ns();
@@ -723,7 +732,8 @@ static int disk_of(struct blkalign_ctx *ctx, int fd, char *disk, size_t len,
 	return rc;
 }
 
-static int engine_test(const char *path, const struct blkalign_bench_opts *o,
+static int engine_test(struct blkalign_ctx *caller, const char *path,
+		       const struct blkalign_bench_opts *o,
 		       struct blkalign_bench_compare *c)
 {
 	struct eside s[2] = {{.fd = -1}, {.fd = -1}};
@@ -760,7 +770,7 @@ static int engine_test(const char *path, const struct blkalign_bench_opts *o,
 	if (c->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION) {
 		uint64_t start = 0, dstart;
 
-		ctx = blkalign_ctx_new();
+		ctx = own_ctx(caller);
 		rc = ctx ? disk_of(ctx, s[0].fd, disk, sizeof(disk), &start)
 			 : -ENOMEM;
 		if (rc)
@@ -884,10 +894,11 @@ out:
 
 /**
  * blkalign_bench_compare: run test @o->test (not the phase sweep) on
- * @path: a partition for soft-block-size and whole-vs-partition, an
- * image file or a block device for seq and rand.  io_size,
- * queue_depth, region_size, rounds, write, runtime, stop and progress
- * are taken from @o.
+ * @path, auditing it (the model's prediction, the disk of a partition)
+ * with @ctx (its log and sysroot; NULL: the defaults): a partition for
+ * soft-block-size and whole-vs-partition, an image file or a block device for
+ * seq and rand.  io_size, queue_depth, region_size, rounds, write, runtime,
+ * stop and progress are taken from @o.
  *
  * Returns 0 (also when stopped early: see rounds_done), -EINVAL for bad
  * options, -ENOENT for an unknown engine, -ENOTBLK when a block device
@@ -895,7 +906,7 @@ out:
  * writing to a device in use, -ENOSPC when the target is too small, or
  * the -errno of the failed open, window or I/O.
  */
-int blkalign_bench_compare(const char *path,
+int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 			   const struct blkalign_bench_opts *given,
 			   struct blkalign_bench_compare *out)
 {
@@ -916,11 +927,11 @@ int blkalign_bench_compare(const char *path,
 		return -EINVAL;
 	switch (o->test) {
 	case BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE:
-		return soft_block_size(path, o, out);
+		return soft_block_size(ctx, path, o, out);
 	case BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION:
 	case BLKALIGN_BENCH_TEST_SEQ:
 	case BLKALIGN_BENCH_TEST_RAND:
-		return engine_test(path, o, out);
+		return engine_test(ctx, path, o, out);
 	case BLKALIGN_BENCH_TEST_PHASE_SWEEP:
 		break;
 	}
