@@ -595,7 +595,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 int cmd_model(int argc, char **argv)
 {
 	struct opts o = {.rw = -1, .pattern = -1, .path = -1, .raid_level = -1};
-	struct blkalign_model_geometry g = {0};
+	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	struct blkalign_workload *w = NULL;

@@ -271,8 +271,12 @@ enum blkalign_kernel {
 					check on sg gap" */
 };
 
-/* Device geometry and queue limits; a field of 0 takes the default. */
+/*
+ * Device geometry and queue limits; a field of 0 takes the default.
+ * The caller sets size, as blkalign_image_geometry.
+ */
 struct blkalign_model_geometry {
+	size_t size; /* sizeof(struct blkalign_model_geometry) */
 	uint32_t logical_sector_size;  /* default 512 */
 	uint32_t physical_sector_size; /* default: logical */
 	uint32_t minimum_io_size;      /* default: physical */
@@ -367,7 +371,7 @@ int blkalign_workload_preset(const char *name, struct blkalign_workload *w);
 const char *const *blkalign_workload_presets(void);
 const char *blkalign_kernel_name(enum blkalign_kernel k);
 int blkalign_kernel_parse(const char *name, enum blkalign_kernel *k);
-void blkalign_model_geometry_defaults(struct blkalign_model_geometry *g);
+int blkalign_model_geometry_defaults(struct blkalign_model_geometry *g);
 int blkalign_model_geometry_from_device(const struct blkalign_device *d,
 					struct blkalign_model_geometry *g);
 int blkalign_model_layer_from_device(const struct blkalign_device *d,
@@ -470,8 +474,6 @@ enum blkalign_plan_action {
 	BLKALIGN_PLAN_IMPOSSIBLE, /* no aligned layout fits: see reason */
 };
 
-#define BLKALIGN_PLAN_NCOMMANDS 4
-
 struct blkalign_plan_part {
 	int layer; /* index into the device's layers */
 	const char *name;
@@ -486,7 +488,7 @@ struct blkalign_plan_part {
 	uint64_t bytes_to_copy;
 	const char *reason; /* why this action; NULL for none */
 	size_t ncommands;   /* what to do instead, when impossible */
-	const char *commands[BLKALIGN_PLAN_NCOMMANDS];
+	const char *const *commands;
 	size_t findings_before; /* alignment findings on it now */
 	size_t findings_after;	/* ... on the planned layout */
 	const char *uuid;	/* GPT partition UUID, or NULL */
@@ -507,6 +509,21 @@ struct blkalign_plan {
 
 int blkalign_plan_new(const struct blkalign_device *d,
 		      struct blkalign_plan **out);
+
+/* blkalign_report_plan flags: the table must have been read, not only
+ * described by a sysfs tree or a saved report (fix rewrites it). */
+#define BLKALIGN_PLAN_TABLE_READ 1u
+
+/*
+ * The plan of the one device @r holds, for the command @cmd ("plan",
+ * "fix": named in the messages): a whole disk or image with a dos or GPT
+ * table.  Why not (the device's problems, a partition given for its
+ * disk, no such table) is said through the log of @r's context.
+ * Returns: 0 and *out, -EINVAL (said, unless @r does not hold exactly
+ * one device), -ENOMEM.
+ */
+int blkalign_report_plan(struct blkalign_report *r, const char *cmd,
+			 unsigned int flags, struct blkalign_plan **out);
 void blkalign_plan_free(struct blkalign_plan *p);
 const char *blkalign_plan_action_name(enum blkalign_plan_action a);
 /* only: a partition number to plan alone, 0 for all. */
@@ -804,7 +821,11 @@ struct blkalign_bench_result {
 	bool inferred_at_least;		    /* the sweep cannot see larger */
 };
 
-void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o);
+/* The defaults into @o of @size bytes: use blkalign_bench_opts_defaults,
+ * which passes the caller's sizeof. */
+void blkalign_bench_opts_init(struct blkalign_bench_opts *o, size_t size);
+#define blkalign_bench_opts_defaults(o) \
+	blkalign_bench_opts_init((o), sizeof(*(o)))
 int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
 			 struct blkalign_bench_result *out);
 int blkalign_bench_infer(struct blkalign_bench_result *r);

@@ -66,6 +66,12 @@ static inline int ba_sized_copy(void *dst, size_t dst_size, const void *src,
 	return 0;
 }
 
+/* A caller's model geometry (sized) in and out of the full struct. */
+int ba_model_geometry_in(struct blkalign_model_geometry *copy,
+			 const struct blkalign_model_geometry *in);
+void ba_model_geometry_out(struct blkalign_model_geometry *g,
+			   const struct blkalign_model_geometry *full);
+
 void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -75,6 +81,7 @@ struct ba_pool {
 	size_t n, cap;
 };
 
+void *ba_pool_calloc(struct ba_pool *p, size_t n, size_t size);
 const char *ba_pool_strdup(struct ba_pool *p, const char *s);
 const char *ba_pool_printf(struct ba_pool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -95,6 +102,7 @@ struct ba_device {
 	struct ba_pool pool;
 	bool scanned;  /* read completely enough for the rules to run */
 	bool md_array; /* the device is an md array */
+	bool saved;    /* described by a saved report, not read */
 	/* What the scan read for the rules to judge (rules-table.c). */
 	struct ba_dos_check *dos;  /* the dos walk, or NULL */
 	struct ba_gpt_check *gpt;  /* both GPT headers, or NULL */

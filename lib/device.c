@@ -74,6 +74,13 @@ static const char *pool_take(struct ba_pool *p, char *s)
 	return s;
 }
 
+/* A zeroed array of @n items of @size owned by @p; NULL when out of
+ * memory. */
+void *ba_pool_calloc(struct ba_pool *p, size_t n, size_t size)
+{
+	return (void *)pool_take(p, calloc(n ? n : 1, size ? size : 1));
+}
+
 const char *ba_pool_strdup(struct ba_pool *p, const char *s)
 {
 	return s ? pool_take(p, strdup(s)) : NULL;

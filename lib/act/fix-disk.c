@@ -52,19 +52,12 @@ void blkalign_fix_run_free(struct blkalign_fix_run *pub)
 	free(r);
 }
 
-static bool is_fixable(const struct blkalign_device *d)
-{
-	return d->scheme &&
-	       (!strcmp(d->scheme, "dos") || !strcmp(d->scheme, "gpt"));
-}
-
 /* One device audited through @ctx like `check`, with a dos or GPT table,
  * and its plan; NULL having said why. */
 static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 					const char *path,
 					struct blkalign_report **rep)
 {
-	const struct blkalign_device *d;
 	struct blkalign_plan *plan = NULL;
 	int rc;
 
@@ -78,29 +71,7 @@ static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 		ba_log(ctx, "cannot audit '%s'", path);
 		return NULL;
 	}
-	d = blkalign_report_device(*rep, 0);
-	for (size_t k = 0; k < d->nproblems; k++)
-		ba_log(ctx, "%s: %s", d->path, d->problems[k]);
-	if (d->failed)
-		return NULL;
-	if (d->whole_disk) {
-		ba_log(ctx,
-		       "'%s' is partition %d of /dev/%s: fix works on the "
-		       "whole disk: 'blkalign fix --partition %d /dev/%s'",
-		       d->path, d->partition_number, d->whole_disk,
-		       d->partition_number, d->whole_disk);
-		return NULL;
-	}
-	if (!is_fixable(d)) {
-		ba_log(ctx,
-		       "'%s': fix needs a dos or GPT partition table on a "
-		       "whole disk or image",
-		       d->path);
-		return NULL;
-	}
-	rc = blkalign_plan_new(d, &plan);
-	if (rc)
-		ba_log(ctx, "cannot plan '%s': %s", d->path, strerror(-rc));
+	blkalign_report_plan(*rep, "fix", BLKALIGN_PLAN_TABLE_READ, &plan);
 	return plan;
 }
 

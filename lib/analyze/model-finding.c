@@ -23,18 +23,20 @@ static uint32_t u32(const struct blkalign_value *v)
 /**
  * blkalign_model_geometry_from_device: the model's geometry from the
  * topology of an audited device (read_ahead_kb included: the audit
- * keeps it), nothing read.
+ * keeps it), nothing read, into @out (its size set by the caller).
  * Returns: 0 or -EINVAL.
  */
 int blkalign_model_geometry_from_device(const struct blkalign_device *d,
-					struct blkalign_model_geometry *g)
+					struct blkalign_model_geometry *out)
 {
+	struct blkalign_model_geometry full, *g = &full;
 	const struct blkalign_topology *t;
 
-	if (!d || !g)
+	if (!d || ba_model_geometry_in(&full, out))
 		return -EINVAL;
-	t = &d->topology;
 	memset(g, 0, sizeof(*g));
+	g->size = sizeof(*g);
+	t = &d->topology;
 	g->logical_sector_size = u32(&t->logical_sector_size);
 	g->physical_sector_size = u32(&t->physical_sector_size);
 	g->minimum_io_size = u32(&t->minimum_io_size);
@@ -52,6 +54,7 @@ int blkalign_model_geometry_from_device(const struct blkalign_device *d,
 	blkalign_model_geometry_defaults(g);
 	if (g->alignment_offset >= g->physical_sector_size)
 		g->alignment_offset %= g->physical_sector_size;
+	ba_model_geometry_out(out, g);
 	return 0;
 }
 
@@ -242,7 +245,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 			  const struct blkalign_finding *f, char *buf,
 			  size_t len)
 {
-	struct blkalign_model_geometry g;
+	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_model_layer l;
 	const char *c;
 	int rc;

@@ -121,15 +121,11 @@ static uint64_t round_up(uint64_t x, uint64_t g)
 	return g ? (x + g - 1) / g * g : x;
 }
 
-/**
- * blkalign_model_geometry_defaults: the kernel defaults the model takes
- * for fields left 0 (include/linux/blkdev.h BLK_MAX_SEGMENTS,
- * BLK_DEF_MAX_SECTORS, BLK_MAX_SEGMENT_SIZE; mm VM_READAHEAD_PAGES).
- */
-void blkalign_model_geometry_defaults(struct blkalign_model_geometry *g)
+/* The kernel defaults the model takes for fields left 0
+ * (include/linux/blkdev.h BLK_MAX_SEGMENTS, BLK_DEF_MAX_SECTORS,
+ * BLK_MAX_SEGMENT_SIZE; mm VM_READAHEAD_PAGES). */
+static void fill_defaults(struct blkalign_model_geometry *g)
 {
-	if (!g)
-		return;
 	if (!g->logical_sector_size)
 		g->logical_sector_size = 512;
 	if (!g->physical_sector_size)
@@ -145,15 +141,54 @@ void blkalign_model_geometry_defaults(struct blkalign_model_geometry *g)
 	if (!g->page_size)
 		g->page_size = 4096;
 	if (!g->read_ahead_kb)
-		g->read_ahead_kb = 128;
+		g->read_ahead_kb = BA_DEF_READ_AHEAD_KB;
+}
+
+/* The caller's @in, of its size, as this library's struct. */
+int ba_model_geometry_in(struct blkalign_model_geometry *copy,
+			 const struct blkalign_model_geometry *in)
+{
+	if (!in || ba_sized_copy(copy, sizeof(*copy), in, sizeof(*copy)))
+		return -EINVAL;
+	copy->size = sizeof(*copy);
+	return 0;
+}
+
+/* @full back into the caller's @g, as much as its size holds. */
+void ba_model_geometry_out(struct blkalign_model_geometry *g,
+			   const struct blkalign_model_geometry *full)
+{
+	size_t n = g->size < sizeof(*full) ? g->size : sizeof(*full);
+	size_t size = g->size;
+
+	memcpy(g, full, n);
+	g->size = size;
+}
+
+/**
+ * blkalign_model_geometry_defaults: the fields of @g left 0 set to the
+ * kernel defaults the model takes.  @g->size is the caller's sizeof.
+ * Returns: 0, or -EINVAL when @g is NULL or its size is not set.
+ */
+int blkalign_model_geometry_defaults(struct blkalign_model_geometry *g)
+{
+	struct blkalign_model_geometry d;
+
+	if (ba_model_geometry_in(&d, g))
+		return -EINVAL;
+	fill_defaults(&d);
+	ba_model_geometry_out(g, &d);
+	return 0;
 }
 
 static int resolve_geom(const struct blkalign_model_geometry *in,
 			struct geom *g)
 {
-	struct blkalign_model_geometry d = *in;
+	struct blkalign_model_geometry d;
 
-	blkalign_model_geometry_defaults(&d);
+	if (ba_model_geometry_in(&d, in))
+		return -EINVAL;
+	fill_defaults(&d);
 	g->lss = d.logical_sector_size;
 	g->pss = d.physical_sector_size;
 	g->min_io = d.minimum_io_size;

@@ -609,10 +609,22 @@ static const char *dev_of(struct ba_plan *p, const struct blkalign_device *d,
 			      l->number);
 }
 
-static void add_cmd(struct blkalign_plan_part *pp, const char *cmd)
+/* @cmd (NULL: it could not be made) after @pp's commands. */
+static void add_cmd(struct ba_plan *p, struct blkalign_plan_part *pp,
+		    const char *cmd)
 {
-	if (cmd && pp->ncommands < BLKALIGN_PLAN_NCOMMANDS)
-		pp->commands[pp->ncommands++] = cmd;
+	const char **v =
+		cmd ? ba_pool_calloc(&p->pool, pp->ncommands + 1, sizeof(*v))
+		    : NULL;
+
+	if (!v) {
+		p->nomem = true;
+		return;
+	}
+	for (size_t i = 0; i < pp->ncommands; i++)
+		v[i] = pp->commands[i];
+	v[pp->ncommands++] = cmd;
+	pp->commands = v;
 }
 
 /* Why it is impossible and what to do instead. */
@@ -666,25 +678,26 @@ static void explain_impossible(struct ba_plan *p,
 		uint64_t fs = (res->room - fs_off) / unit * unit;
 
 		if (!strncmp(pp->content, "ext", 3))
-			add_cmd(pp,
+			add_cmd(p, pp,
 				ba_pool_printf(
 					&p->pool,
 					"shrink the filesystem first: e2fsck -f %s && "
 					"resize2fs %s %" PRIu64 "K",
 					dev, dev, fs / 1024));
 		else if (!strcmp(pp->content, "btrfs"))
-			add_cmd(pp,
+			add_cmd(p, pp,
 				ba_pool_printf(
 					&p->pool,
 					"shrink the filesystem first: btrfs filesystem "
 					"resize %" PRIu64 " <its mount point>",
 					fs));
 		else if (!strcmp(pp->content, "xfs"))
-			add_cmd(pp, "xfs cannot shrink: back up, recreate "
-				    "the filesystem on the planned partition "
-				    "and restore");
+			add_cmd(p, pp,
+				"xfs cannot shrink: back up, recreate "
+				"the filesystem on the planned partition "
+				"and restore");
 		else
-			add_cmd(pp,
+			add_cmd(p, pp,
 				ba_pool_printf(
 					&p->pool,
 					"shrink the %s on %s to at most %" PRIu64
@@ -693,16 +706,17 @@ static void explain_impossible(struct ba_plan *p,
 	}
 	or = pp->ncommands ? "or " : "";
 	if (nname)
-		add_cmd(pp,
+		add_cmd(p, pp,
 			ba_pool_printf(
 				&p->pool,
 				"%smove '%s' right first (it starts at sector %" PRIu64
 				"), then run blkalign plan again",
 				or, nname, d->layers[next].start / lss));
 	else
-		add_cmd(pp, ba_pool_printf(&p->pool, "%sgrow the %s first", or,
-					   l->logical ? "extended partition"
-						      : "disk"));
+		add_cmd(p, pp,
+			ba_pool_printf(&p->pool, "%sgrow the %s first", or,
+				       l->logical ? "extended partition"
+						  : "disk"));
 }
 
 /* "the 1048576-byte grain", "the 4096-byte physical sector grid", ... */
@@ -934,6 +948,8 @@ int blkalign_plan_new(const struct blkalign_device *d,
 	if (!p)
 		return -ENOMEM;
 	rc = build(p, d);
+	if (!rc && p->nomem)
+		rc = -ENOMEM;
 	if (rc) {
 		blkalign_plan_free(&p->pub);
 		return rc;

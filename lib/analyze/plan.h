@@ -85,6 +85,7 @@ struct ba_plan {
 	struct blkalign_plan_part *parts;
 	struct ba_pool pool;
 	int *content; /* while building: the stack layer in each layer */
+	bool nomem;   /* a command could not be recorded */
 };
 
 #endif /* BLKALIGN_PLAN_H */

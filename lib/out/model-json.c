@@ -147,9 +147,10 @@ int blkalign_model_write_json(const char *target,
 			      const struct blkalign_model *models,
 			      size_t nmodels, FILE *out)
 {
+	struct blkalign_model_geometry geom;
 	struct json_object *root, *arr;
 
-	if (!g || (!models && nmodels) || !out)
+	if (ba_model_geometry_in(&geom, g) || (!models && nmodels) || !out)
 		return -EINVAL;
 	root = ba_json_root();
 	arr = json_object_new_array();
@@ -159,7 +160,7 @@ int blkalign_model_write_json(const char *target,
 		return -ENOMEM;
 	}
 	ba_json_str(root, "target", target);
-	json_object_object_add(root, "geometry", geometry_json(g));
+	json_object_object_add(root, "geometry", geometry_json(&geom));
 	for (size_t i = 0; i < nmodels; i++)
 		json_object_array_add(
 			arr, model_json(layer_names ? layer_names[i] : NULL,

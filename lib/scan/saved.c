@@ -523,6 +523,7 @@ int ba_scan_saved_json(struct blkalign_report *r, struct json_object *root,
 		d = ba_report_add_device(r);
 		if (!d)
 			return -ENOMEM;
+		d->saved = true;
 		found++;
 		s.why[0] = '\0';
 		rc = device(&s, d, o);

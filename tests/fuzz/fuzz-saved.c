@@ -28,7 +28,7 @@ static void quiet(void *data, const char *msg)
 
 static void judge(const struct blkalign_device *d)
 {
-	struct blkalign_model_geometry g;
+	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_plan *p = NULL;
 
 	for (size_t i = 0; i < d->nlayers; i++)

@@ -350,6 +350,29 @@ static void test_stop(void **state)
 	assert_int_equal(r.verdict, BLKALIGN_BENCH_NO_DATA);
 }
 
+/* A caller built with a shorter struct: its fields set, nothing past. */
+static void test_opts_init_short(void **state)
+{
+	union {
+		struct blkalign_bench_opts o;
+		unsigned char b[sizeof(struct blkalign_bench_opts)];
+	} u;
+	size_t size = offsetof(struct blkalign_bench_opts, rounds);
+
+	(void)state;
+	memset(&u, 0xa5, sizeof(u));
+	blkalign_bench_opts_init(&u.o, size);
+	assert_int_equal(u.o.size, size);
+	assert_string_equal(u.o.engine, "psync");
+	assert_int_equal(u.o.io_size, 4096);
+	assert_int_equal(u.o.phase_step, 512);
+	for (size_t i = size; i < sizeof(u); i++)
+		assert_int_equal(u.b[i], 0xa5);
+	blkalign_bench_opts_defaults(&u.o);
+	assert_int_equal(u.o.size, sizeof(u.o));
+	assert_int_equal(u.o.rounds, 32);
+}
+
 static void test_bad_opts(void **state)
 {
 	struct blkalign_bench_opts o;
@@ -723,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_null_engine),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_opts_init_short),
 		cmocka_unit_test(test_compare_text),
 		cmocka_unit_test(test_engine_image),
 	};

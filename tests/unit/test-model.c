@@ -6,6 +6,7 @@
  * 6.18 loop device), §1.6 (seed 002) and §5 (RAID-5), never taken from
  * the model's own output.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "blkalign.h"
@@ -25,29 +26,30 @@
 #define OLD BLKALIGN_KERNEL_PRE_4_11
 
 /* Geometries: a 6.18 loop device, storvsc-like, a 512e drive. */
-#define LOOP                                                         \
-	{                                                            \
-		512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
+#define GSIZE sizeof(struct blkalign_model_geometry)
+#define LOOP                                                                \
+	{                                                                   \
+		GSIZE, 512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
 	}
-#define LOOP_RA128                                                  \
-	{                                                           \
-		512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
+#define LOOP_RA128                                                         \
+	{                                                                  \
+		GSIZE, 512, 512, 512, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
 	}
-#define LOOP_4KN                                                        \
-	{                                                               \
-		4096, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
+#define LOOP_4KN                                                               \
+	{                                                                      \
+		GSIZE, 4096, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 2560 \
 	}
-#define HYPERV                                                        \
-	{                                                             \
-		512, 512, 512, 0, 0, 128, 1280, 4096, 4095, 4096, 128 \
+#define HYPERV                                                               \
+	{                                                                    \
+		GSIZE, 512, 512, 512, 0, 0, 128, 1280, 4096, 4095, 4096, 128 \
 	}
-#define E512                                                          \
-	{                                                             \
-		512, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
+#define E512                                                                 \
+	{                                                                    \
+		GSIZE, 512, 4096, 4096, 0, 0, 128, 1280, 65536, 0, 4096, 128 \
 	}
-#define E512_64K                                                    \
-	{                                                           \
-		512, 4096, 4096, 0, 0, 128, 64, 65536, 0, 4096, 128 \
+#define E512_64K                                                           \
+	{                                                                  \
+		GSIZE, 512, 4096, 4096, 0, 0, 128, 64, 65536, 0, 4096, 128 \
 	}
 
 struct cost_row {
@@ -611,9 +613,19 @@ static const struct align_row align_rows[] = {
 	{"sector-63", LOOP, S(63), S(999999), M(1), S(999992)},
 	{"already", LOOP, M(1), M(64), M(1), M(64)},
 	/* alignment offset 3584: the grid is 3584 + k x 1 MiB */
-	{"ao-3584", {512, 4096, 4096, 0, 3584}, S(63), M(8), M(1) + 3584, M(8)},
+	{"ao-3584",
+	 {GSIZE, 512, 4096, 4096, 0, 3584},
+	 S(63),
+	 M(8),
+	 M(1) + 3584,
+	 M(8)},
 	/* optimal I/O 3 x 64 KiB: lcm(1 MiB, 192 KiB) = 3 MiB */
-	{"opt-io-192k", {512, 512, K(64), K(192)}, S(2048), M(8), M(3), M(8)},
+	{"opt-io-192k",
+	 {GSIZE, 512, 512, K(64), K(192)},
+	 S(2048),
+	 M(8),
+	 M(3),
+	 M(8)},
 };
 
 static void test_align(void **state)
@@ -645,6 +657,16 @@ static void test_invalid(void **state)
 		   blkalign_model_cost(&g, &raid, &w, CUR, &c), -22);
 	EXPECT_S64(&row, "I/O size not a sector multiple",
 		   blkalign_model_cost(&g, &l, &odd, CUR, &c), -22);
+	/* A geometry without its size is refused, not read. */
+	bad = g;
+	bad.size = 0;
+	EXPECT_S64(&row, "size 0", blkalign_model_cost(&bad, &l, &w, CUR, &c),
+		   -22);
+	EXPECT_S64(&row, "size 0: defaults",
+		   blkalign_model_geometry_defaults(&bad), -22);
+	EXPECT_S64(&row, "size 0: json",
+		   blkalign_model_write_json("t", &bad, NULL, NULL, 0, stdout),
+		   -22);
 }
 
 /* Presets and names. */
@@ -776,7 +798,7 @@ static void test_geometry_read_ahead(void **state)
 				    .size = M(1024),
 				    .nlayers = 1,
 				    .layers = &disk};
-	struct blkalign_model_geometry g;
+	struct blkalign_model_geometry g = {.size = sizeof(g)};
 
 	(void)state;
 	d.topology.logical_sector_size =
@@ -791,6 +813,12 @@ static void test_geometry_read_ahead(void **state)
 	d.topology.read_ahead_kb = (struct blkalign_value){0, 0};
 	assert_int_equal(blkalign_model_geometry_from_device(&d, &g), 0);
 	assert_int_equal(g.read_ahead_kb, 128);
+	assert_int_equal(g.size, sizeof(g));
+	/* No size: nothing written. */
+	g.size = 0;
+	g.read_ahead_kb = 7;
+	assert_int_equal(blkalign_model_geometry_from_device(&d, &g), -EINVAL);
+	assert_int_equal(g.read_ahead_kb, 7);
 }
 
 int main(void)

@@ -9,7 +9,9 @@
  * Every expected number is worked out by hand in the row's comment.
  * Sizes in 512-byte sectors unless said: S(n) = n * 512.
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
@@ -814,6 +816,97 @@ static void test_used(void **state)
 	blkalign_plan_free(p);
 }
 
+/* ------------------------------------------------------------------ */
+/* the device a report holds, planned for a command, or why not */
+
+struct report_row {
+	const char *name;
+	const char *scheme; /* NULL: the table type is not recorded */
+	const char *whole_disk;
+	bool saved;	    /* from a saved report */
+	unsigned int flags; /* of blkalign_report_plan */
+	int ndevices;
+	int want_rc;
+	const char *want_log; /* in what it said; NULL: nothing */
+};
+
+static const struct report_row report_rows[] = {
+	{"gpt-disk", "gpt", NULL, false, 0, 1, 0, NULL},
+	{"dos-disk", "dos", NULL, false, BLKALIGN_PLAN_TABLE_READ, 1, 0, NULL},
+	{"partition", "gpt", "sda", false, 0, 1, -EINVAL,
+	 "'/nonexistent/blkalign-test-plan' is partition 2 of /dev/sda: fix "
+	 "works on the whole disk: 'blkalign fix --partition 2 /dev/sda'"},
+	{"no-table", NULL, NULL, false, 0, 1, -EINVAL,
+	 "'/nonexistent/blkalign-test-plan': fix needs a dos or GPT partition "
+	 "table on a whole disk or image"},
+	{"sun", "sun", NULL, true, 0, 1, -EINVAL, "needs a dos or GPT"},
+	/* a saved report of a block device records no table type: planned
+	 * inside both, but not for a command that rewrites the table */
+	{"saved", NULL, NULL, true, 0, 1, 0,
+	 "a sysfs tree does not record the table type"},
+	{"saved-table-read", NULL, NULL, true, BLKALIGN_PLAN_TABLE_READ, 1,
+	 -EINVAL, "fix needs a dos or GPT partition table"},
+	{"two-devices", "gpt", NULL, false, 0, 2, -EINVAL, NULL},
+	{"none", "gpt", NULL, false, 0, 0, -EINVAL, NULL},
+};
+
+static void keep_log(void *data, const char *msg)
+{
+	char *buf = data;
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, 1024 - n, "%s\n", msg);
+}
+
+static void test_report(void **state)
+{
+	const struct report_row *r = *state;
+	const struct plan_row base = {
+		"report",
+		4096,
+		r->scheme ? r->scheme : "none",
+		64 * MIB,
+		{{1, S(63), S(20480), 0}},
+	};
+	struct blkalign_layer layers[7];
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	struct blkalign_report *rep;
+	struct blkalign_plan *p = (struct blkalign_plan *)&base;
+	char log[1024] = "";
+
+	assert_non_null(ctx);
+	blkalign_ctx_set_log_fn(ctx, keep_log, log);
+	rep = blkalign_report_new(ctx);
+	assert_non_null(rep);
+	for (int i = 0; i < r->ndevices; i++) {
+		struct ba_device *d = ba_report_add_device(rep);
+
+		assert_non_null(d);
+		build_device(&base, &d->pub, layers);
+		d->pub.scheme = r->scheme;
+		d->pub.is_block_device = true;
+		d->pub.table.usable_end = base.disk_size;
+		d->pub.whole_disk = r->whole_disk;
+		d->pub.partition_number = r->whole_disk ? 2 : 0;
+		d->saved = r->saved;
+	}
+	EXPECT_S64(r, "rc", blkalign_report_plan(rep, "fix", r->flags, &p),
+		   r->want_rc);
+	if (r->want_rc)
+		assert_null(p);
+	else
+		assert_true(p && p->nparts == 1 &&
+			    p->parts[0].action == BLKALIGN_PLAN_MOVE);
+	if (r->want_log && !strstr(log, r->want_log))
+		fail_msg("%s: said \"%s\", not \"%s\"", r->name, log,
+			 r->want_log);
+	if (!r->want_log && r->want_rc == 0 && log[0])
+		fail_msg("%s: said \"%s\"", r->name, log);
+	blkalign_plan_free(p);
+	blkalign_report_unref(rep);
+	blkalign_ctx_unref(ctx);
+}
+
 int main(void)
 {
 	int failed = 0;
@@ -824,5 +917,6 @@ int main(void)
 	failed += RUN_TABLE(test_limit, plan_rows);
 	failed += RUN_TABLE(test_plan, plan_rows);
 	failed += RUN_TABLE(test_used, used_rows);
+	failed += RUN_TABLE(test_report, report_rows);
 	return failed ? 1 : 0;
 }

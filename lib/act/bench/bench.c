@@ -46,17 +46,28 @@ const char *const *blkalign_bench_engines(void)
 	return names;
 }
 
-void blkalign_bench_opts_defaults(struct blkalign_bench_opts *o)
+/**
+ * blkalign_bench_opts_init: the defaults into @o, a struct of @size bytes
+ * as the caller was built (blkalign_bench_opts_defaults passes its
+ * sizeof): a caller with an older, shorter struct gets the fields it has.
+ */
+void blkalign_bench_opts_init(struct blkalign_bench_opts *o, size_t size)
 {
-	memset(o, 0, sizeof(*o));
-	o->size = sizeof(*o);
-	o->engine = "psync";
-	o->io_size = 4096;
-	o->phase_step = 512;
-	o->nphases = 0; /* io_size / phase_step */
-	o->rounds = 32;
-	o->queue_depth = 1;
-	o->seed = 1;
+	struct blkalign_bench_opts d = {
+		.size = size,
+		.engine = "psync",
+		.io_size = 4096,
+		.phase_step = 512,
+		.nphases = 0, /* io_size / phase_step */
+		.rounds = 32,
+		.queue_depth = 1,
+		.seed = 1,
+	};
+
+	if (!o || size < sizeof(size_t))
+		return;
+	memset(o, 0, size);
+	memcpy(o, &d, size < sizeof(d) ? size : sizeof(d));
 }
 
 /* Open @path for the sweep; fills size, claimed topology, direct. */

@@ -398,7 +398,7 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 {
 	struct blkalign_report *rep = blkalign_report_new(ctx);
 	const struct blkalign_device *d;
-	struct blkalign_model_geometry g = {0};
+	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_model_layer l, lw;
 	struct blkalign_model_cost m, mw;
 	struct blkalign_workload w;
