@@ -372,8 +372,7 @@ static int usage_error(const char *what, const char *arg)
 }
 
 static void report_error(int rc, const char *path,
-			 const struct blkalign_bench_opts *o,
-			 const struct blkalign_bench_result *r)
+			 const struct blkalign_bench_opts *o)
 {
 	const char *p = path ? path : "-";
 
@@ -384,11 +383,7 @@ static void report_error(int rc, const char *path,
 			  "write to it",
 			  p);
 		break;
-	case -EDOM:
-		cli_warnx("the phase step %" PRIu32 " is below the logical "
-			  "sector size of '%s' (%" PRIu32 "): direct I/O "
-			  "cannot start there",
-			  o->phase_step, p, r->claimed_logical_sector_size);
+	case -EDOM: /* the library said why */
 		break;
 	case -ENOSPC:
 		cli_warnx("'%s' is too small for the sweep: the region "
@@ -451,9 +446,10 @@ int cmd_bench(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result r;
+	struct blkalign_bench_result *r = NULL;
 	const char *path = NULL, *svg = NULL;
-	struct blkalign_bench_compare cmp;
+	struct blkalign_bench_compare *cmp = NULL;
+	struct blkalign_ctx *ctx;
 	bool json = false, yes = false, io_set = false, rounds_set = false;
 	bool sweep_only = false;
 	int c, rc, status = 0;
@@ -461,7 +457,6 @@ int cmd_bench(int argc, char **argv)
 	int64_t v;
 
 	blkalign_bench_opts_defaults(&o);
-	memset(&r, 0, sizeof(r));
 	/* the sim engine's drive: 512e, 1 ms writes, +4 ms per partial
 	 * physical sector (about one revolution at 7200 rpm is 8 ms) */
 	o.sim.physical_sector_size = 4096;
@@ -628,8 +623,7 @@ int cmd_bench(int argc, char **argv)
 	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
 		/* the audit behind the model's prediction: quiet, as the
 		 * bench report says what it could not predict */
-		struct blkalign_ctx *ctx = blkalign_ctx_new();
-
+		ctx = blkalign_ctx_new();
 		rc = ctx ? blkalign_bench_compare(ctx, path, &o, &cmp)
 			 : -ENOMEM;
 		blkalign_ctx_unref(ctx);
@@ -637,54 +631,61 @@ int cmd_bench(int argc, char **argv)
 		if (o.progress)
 			fputs("\r\033[K", stderr);
 		if (rc) {
-			report_error(rc, path, &o, &r);
+			report_error(rc, path, &o);
 			return BLKALIGN_STATUS_FAILED;
 		}
 		if (json) {
-			if (blkalign_bench_compare_write_json(&cmp, stdout)) {
+			if (blkalign_bench_compare_write_json(cmp, stdout)) {
 				cli_warnx("cannot write the JSON output");
 				status |= BLKALIGN_STATUS_FAILED;
 			}
 		} else {
-			print_compare(&cmp, stdout);
+			print_compare(cmp, stdout);
 		}
 		if (svg) {
 			FILE *f = fopen(svg, "we");
 
 			status |= svg_close(svg, f,
-					    f ? cli_bench_compare_svg(&cmp, f)
+					    f ? cli_bench_compare_svg(cmp, f)
 					      : -errno);
 		}
 		if (fflush(stdout) == EOF)
 			status |= BLKALIGN_STATUS_FAILED;
+		blkalign_bench_compare_free(cmp);
 		if (got_signal)
 			return 128 + got_signal;
 		return status;
 	}
-	rc = blkalign_bench_sweep(path, &o, &r);
+	/* the library says why a sweep cannot start (the phase step) */
+	ctx = blkalign_ctx_new();
+	if (ctx)
+		blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
+	rc = ctx ? blkalign_bench_sweep(ctx, path, &o, &r) : -ENOMEM;
+	blkalign_ctx_unref(ctx);
 	set_signals(SIG_DFL);
 	if (o.progress)
 		fputs("\r\033[K", stderr);
 	if (rc) {
-		report_error(rc, path, &o, &r);
+		report_error(rc, path, &o);
 		return BLKALIGN_STATUS_FAILED;
 	}
 	if (json) {
-		if (blkalign_bench_write_json(&r, stdout)) {
+		if (blkalign_bench_write_json(r, stdout)) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		print_table(&r, stdout);
+		print_table(r, stdout);
 	}
 	if (svg) {
 		FILE *f = fopen(svg, "we");
 
 		status |= svg_close(svg, f,
-				    f ? cli_bench_sweep_svg(&r, f) : -errno);
+				    f ? cli_bench_sweep_svg(r, f) : -errno);
 	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;
+	blkalign_bench_result_free(r);
 	if (got_signal)
 		return 128 + got_signal;
 	return status;

@@ -806,8 +806,8 @@ struct blkalign_bench_result {
 	bool interrupted;      /* stopped (signal or callback) */
 	bool runtime_exceeded; /* stopped by the runtime bound */
 	double seconds;
-	uint64_t ios; /* timed I/Os, all rounds */
-	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES];
+	uint64_t ios;			     /* timed I/Os, all rounds */
+	struct blkalign_bench_phase *phases; /* nphases of them */
 
 	enum blkalign_bench_verdict verdict;
 	const char *reason;	/* one line: why this verdict */
@@ -826,8 +826,15 @@ struct blkalign_bench_result {
 void blkalign_bench_opts_init(struct blkalign_bench_opts *o, size_t size);
 #define blkalign_bench_opts_defaults(o) \
 	blkalign_bench_opts_init((o), sizeof(*(o)))
-int blkalign_bench_sweep(const char *path, const struct blkalign_bench_opts *o,
-			 struct blkalign_bench_result *out);
+/*
+ * The sweep of @path through the context @ctx (its log says why a sweep
+ * cannot run; NULL: nothing said).  *out is the result, freed with
+ * blkalign_bench_result_free, or NULL on error.
+ */
+int blkalign_bench_sweep(struct blkalign_ctx *ctx, const char *path,
+			 const struct blkalign_bench_opts *o,
+			 struct blkalign_bench_result **out);
+void blkalign_bench_result_free(struct blkalign_bench_result *r);
 int blkalign_bench_infer(struct blkalign_bench_result *r);
 int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 				char *buf, size_t len);
@@ -845,12 +852,12 @@ int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out);
 
 struct blkalign_bench_side {
 	const char *label;	  /* "partition", "window", "disk", "target" */
-	char path[64];		  /* the node: the window is made by bench */
+	const char *path;	  /* the node: the window is made by bench */
 	uint64_t offset;	  /* bytes, on that node */
 	uint64_t device_size;	  /* bytes, of that node */
 	uint32_t soft_block_size; /* BLKBSZGET; 0: not a block device */
 	uint32_t samples;	  /* complete passes timed */
-	double bytes_per_s[BLKALIGN_BENCH_MAX_ROUNDS];
+	double *bytes_per_s;	  /* samples of them */
 	double median_bytes_per_s, min_bytes_per_s, max_bytes_per_s;
 	bool traced;	   /* requests counted by tracefs */
 	uint64_t requests; /* of the traced pass */
@@ -888,10 +895,15 @@ struct blkalign_bench_compare {
 	const char *note;	       /* a caveat, or NULL */
 };
 
-/* @ctx audits the target (log, sysroot); NULL: the defaults. */
+/*
+ * @ctx audits the target (log, sysroot); NULL: the defaults.  *out is
+ * the comparison, freed with blkalign_bench_compare_free, or NULL on
+ * error.
+ */
 int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 			   const struct blkalign_bench_opts *o,
-			   struct blkalign_bench_compare *out);
+			   struct blkalign_bench_compare **out);
+void blkalign_bench_compare_free(struct blkalign_bench_compare *c);
 int blkalign_bench_compare_judge(struct blkalign_bench_compare *c);
 int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 				char *buf, size_t len);

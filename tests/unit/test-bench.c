@@ -197,6 +197,7 @@ static void test_sweep(void **state)
 {
 	const struct sweep_row *row = *state;
 	struct blkalign_bench_opts o;
+	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES];
 	struct blkalign_bench_result r;
 	const struct ba_engine_ops *ops = ba_engine_find("sim");
 	struct ba_engine e = {0};
@@ -220,6 +221,7 @@ static void test_sweep(void **state)
 	e.depth = 1;
 	e.sim = &o.sim;
 	memset(&r, 0, sizeof(r));
+	r.phases = phases;
 	r.device_size = 1ull << 30;
 	assert_int_equal(ops->init(&e), 0);
 	assert_int_equal(ba_bench_sweep_engine(&e, &o, &r), 0);
@@ -256,11 +258,20 @@ static void test_sweep(void **state)
 	assert_non_null(strstr(text, "read-modify-write"));
 }
 
+/* The sweep through the public entry, the previous result freed. */
+static int sweep(const struct blkalign_bench_opts *o,
+		 struct blkalign_bench_result **r)
+{
+	blkalign_bench_result_free(*r);
+	*r = NULL;
+	return blkalign_bench_sweep(NULL, NULL, o, r);
+}
+
 /* The public entry point with no target: the same as above. */
 static void test_public_sim(void **state)
 {
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result r;
+	struct blkalign_bench_result *r = NULL;
 	char text[512];
 
 	(void)state;
@@ -268,13 +279,13 @@ static void test_public_sim(void **state)
 	o.engine = "sim";
 	o.write = true;
 	o.sim = (struct blkalign_bench_sim){4096, 3584, 0, MS, 4 * MS, 0, 1};
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), 0);
-	assert_int_equal(r.verdict, BLKALIGN_BENCH_PENALTY);
-	assert_int_equal(r.inferred_physical_sector_size, 4096);
-	assert_int_equal(r.inferred_alignment_offset, 3584);
+	assert_int_equal(sweep(&o, &r), 0);
+	assert_int_equal(r->verdict, BLKALIGN_BENCH_PENALTY);
+	assert_int_equal(r->inferred_physical_sector_size, 4096);
+	assert_int_equal(r->inferred_alignment_offset, 3584);
 	/* no noise: 9 ms against 1 ms exactly */
-	assert_true(fabs(r.ratio - 9.0) < 1e-9);
-	blkalign_bench_verdict_text(&r, text, sizeof(text));
+	assert_true(fabs(r->ratio - 9.0) < 1e-9);
+	blkalign_bench_verdict_text(r, text, sizeof(text));
 	assert_string_equal(text,
 			    "4 KiB writes at phase 0 are 9.0x slower than at "
 			    "phase 7: this device does read-modify-write on "
@@ -282,39 +293,41 @@ static void test_public_sim(void **state)
 			    "the target (confidence high)");
 	/* psync needs a target */
 	o.engine = "psync";
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	assert_int_equal(sweep(&o, &r), -EINVAL);
 	o.engine = "nonesuch";
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -ENOENT);
+	assert_int_equal(sweep(&o, &r), -ENOENT);
 	/* options without their size (a caller that did not set it, or one
 	 * older than the first sized struct) are refused */
 	o.engine = "sim";
 	o.size = 0;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	assert_int_equal(sweep(&o, &r), -EINVAL);
 	o.size = sizeof(o) - 1;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	assert_int_equal(sweep(&o, &r), -EINVAL);
+	blkalign_bench_result_free(r);
 }
 
 static void test_null_engine(void **state)
 {
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result r;
+	struct blkalign_bench_result *r = NULL;
 
 	(void)state;
 	blkalign_bench_opts_defaults(&o);
 	o.engine = "null";
 	o.rounds = 5;
 	o.write = true;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), 0);
-	assert_string_equal(r.engine, "null");
-	assert_int_equal(r.nphases, 8);
-	assert_int_equal(r.rounds_done, 5);
-	assert_int_equal(r.ios, 40);
+	assert_int_equal(sweep(&o, &r), 0);
+	assert_string_equal(r->engine, "null");
+	assert_int_equal(r->nphases, 8);
+	assert_int_equal(r->rounds_done, 5);
+	assert_int_equal(r->ios, 40);
 	for (uint32_t k = 0; k < 8; k++) {
-		assert_int_equal(r.phases[k].samples, 5);
-		assert_int_equal(r.phases[k].median_ns, 0);
+		assert_int_equal(r->phases[k].samples, 5);
+		assert_int_equal(r->phases[k].median_ns, 0);
 	}
 	/* nothing to tell the phases apart */
-	assert_int_equal(r.verdict, BLKALIGN_BENCH_NO_PENALTY);
+	assert_int_equal(r->verdict, BLKALIGN_BENCH_NO_PENALTY);
+	blkalign_bench_result_free(r);
 }
 
 static int stop_after_3(void *data, uint32_t round, uint32_t rounds,
@@ -329,25 +342,26 @@ static int stop_after_3(void *data, uint32_t round, uint32_t rounds,
 static void test_stop(void **state)
 {
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result r;
+	struct blkalign_bench_result *r = NULL;
 	volatile int stop = 1;
 
 	(void)state;
 	blkalign_bench_opts_defaults(&o);
 	o.engine = "sim";
 	o.progress = stop_after_3;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), 0);
-	assert_int_equal(r.rounds_done, 3);
-	assert_true(r.interrupted);
-	assert_int_equal(r.phases[0].samples, 3);
+	assert_int_equal(sweep(&o, &r), 0);
+	assert_int_equal(r->rounds_done, 3);
+	assert_true(r->interrupted);
+	assert_int_equal(r->phases[0].samples, 3);
 
 	/* stopped before the first round: no data, no verdict */
 	o.progress = NULL;
 	o.stop = &stop;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), 0);
-	assert_int_equal(r.rounds_done, 0);
-	assert_true(r.interrupted);
-	assert_int_equal(r.verdict, BLKALIGN_BENCH_NO_DATA);
+	assert_int_equal(sweep(&o, &r), 0);
+	assert_int_equal(r->rounds_done, 0);
+	assert_true(r->interrupted);
+	assert_int_equal(r->verdict, BLKALIGN_BENCH_NO_DATA);
+	blkalign_bench_result_free(r);
 }
 
 /* A caller built with a shorter struct: its fields set, nothing past. */
@@ -376,19 +390,21 @@ static void test_opts_init_short(void **state)
 static void test_bad_opts(void **state)
 {
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result r;
+	struct blkalign_bench_result *r = NULL;
 
 	(void)state;
 	blkalign_bench_opts_defaults(&o);
 	o.engine = "sim";
 	o.io_size = 1000; /* not a multiple of 512 */
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	assert_int_equal(sweep(&o, &r), -EINVAL);
 	o.io_size = 4096;
 	o.nphases = BLKALIGN_BENCH_MAX_PHASES + 1;
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -EINVAL);
+	assert_int_equal(sweep(&o, &r), -EINVAL);
 	o.nphases = 0;
 	o.region_size = 4096; /* 8 phases need 3584 + 4096 */
-	assert_int_equal(blkalign_bench_sweep(NULL, &o, &r), -ENOSPC);
+	assert_int_equal(sweep(&o, &r), -ENOSPC);
+	assert_null(r);
+	blkalign_bench_result_free(r);
 }
 
 /* The inference alone, on hand-made medians (IQR 10 us, 32 samples). */
@@ -439,9 +455,11 @@ static const struct infer_row infer_rows[] = {
 static void test_infer(void **state)
 {
 	const struct infer_row *row = *state;
+	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES] = {0};
 	struct blkalign_bench_result r;
 
 	memset(&r, 0, sizeof(r));
+	r.phases = phases;
 	r.write = true;
 	r.nphases = row->nphases;
 	r.phase_step = 512;
@@ -573,6 +591,7 @@ static const struct judge_row judge_rows[] = {
 static void test_judge(void **state)
 {
 	const struct judge_row *row = *state;
+	double rates[2][BLKALIGN_BENCH_MAX_ROUNDS];
 	struct blkalign_bench_compare c;
 
 	memset(&c, 0, sizeof(c));
@@ -586,6 +605,7 @@ static void test_judge(void **state)
 		struct blkalign_bench_side *s = &c.sides[i];
 
 		s->samples = row->n;
+		s->bytes_per_s = rates[i];
 		for (uint32_t k = 0; k < row->n; k++)
 			s->bytes_per_s[k] = row->mibs[i][k] * 1048576;
 		s->traced = row->requests[i] != 0;
@@ -614,6 +634,7 @@ static void test_judge(void **state)
 static void test_compare_text(void **state)
 {
 	struct blkalign_bench_compare c;
+	double rate0[] = {100 * 1048576.0}, rate1[] = {200 * 1048576.0};
 	char buf[1024];
 
 	(void)state;
@@ -622,24 +643,22 @@ static void test_compare_text(void **state)
 	c.write = true;
 	c.nsides = 2;
 	c.rounds_done = 1;
-	c.sides[0] =
-		(struct blkalign_bench_side){.label = "partition",
-					     .soft_block_size = 512,
-					     .samples = 1,
-					     .bytes_per_s = {100 * 1048576.0},
-					     .traced = true,
-					     .requests = 1024,
-					     .request_bytes = 1024 * 65536,
-					     .model_requests = 1024};
-	c.sides[1] =
-		(struct blkalign_bench_side){.label = "window",
-					     .soft_block_size = 4096,
-					     .samples = 1,
-					     .bytes_per_s = {200 * 1048576.0},
-					     .traced = true,
-					     .requests = 128,
-					     .request_bytes = 128 * 524288,
-					     .model_requests = 128};
+	c.sides[0] = (struct blkalign_bench_side){.label = "partition",
+						  .soft_block_size = 512,
+						  .samples = 1,
+						  .bytes_per_s = rate0,
+						  .traced = true,
+						  .requests = 1024,
+						  .request_bytes = 1024 * 65536,
+						  .model_requests = 1024};
+	c.sides[1] = (struct blkalign_bench_side){.label = "window",
+						  .soft_block_size = 4096,
+						  .samples = 1,
+						  .bytes_per_s = rate1,
+						  .traced = true,
+						  .requests = 128,
+						  .request_bytes = 128 * 524288,
+						  .model_requests = 128};
 	assert_int_equal(blkalign_bench_compare_judge(&c), 0);
 	assert_true(blkalign_bench_compare_text(&c, buf, sizeof(buf)) > 0);
 	assert_non_null(strstr(buf, "buffered writes are 2.00x faster through "
@@ -697,7 +716,7 @@ static void test_engine_image(void **state)
 	assert_int_equal(pwrite(fd, pat, size, 0), (ssize_t)size);
 	for (size_t k = 0; k < ARRAY_SIZE(runs); k++) {
 		struct blkalign_bench_opts o;
-		struct blkalign_bench_compare c;
+		struct blkalign_bench_compare *c = NULL;
 
 		blkalign_bench_opts_defaults(&o);
 		o.test = runs[k].test;
@@ -707,18 +726,20 @@ static void test_engine_image(void **state)
 		o.write = runs[k].write;
 		o.rounds = 2;
 		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c), 0);
-		assert_int_equal(c.rounds_done, 2);
-		assert_int_equal(c.nsides, 1);
-		assert_int_equal(c.sides[0].samples, 2);
-		assert_int_equal(c.region_size, size);
-		assert_true(c.sides[0].median_bytes_per_s > 0);
+		assert_int_equal(c->rounds_done, 2);
+		assert_int_equal(c->nsides, 1);
+		assert_int_equal(c->sides[0].samples, 2);
+		assert_int_equal(c->region_size, size);
+		assert_true(c->sides[0].median_bytes_per_s > 0);
+		assert_string_equal(c->sides[0].path, path);
+		blkalign_bench_compare_free(c);
 		assert_int_equal(pread(fd, back, size, 0), (ssize_t)size);
 		assert_memory_equal(back, pat, size);
 	}
 	/* whole-vs-partition and soft-block-size need a block device */
 	{
 		struct blkalign_bench_opts o;
-		struct blkalign_bench_compare c;
+		struct blkalign_bench_compare *c = NULL;
 
 		blkalign_bench_opts_defaults(&o);
 		o.test = BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE;
@@ -732,6 +753,7 @@ static void test_engine_image(void **state)
 		o.rounds = BLKALIGN_BENCH_MAX_ROUNDS + 1;
 		assert_int_equal(blkalign_bench_compare(NULL, path, &o, &c),
 				 -EINVAL);
+		assert_null(c);
 	}
 	close(fd);
 	unlink(path);

@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -119,29 +121,19 @@ static int open_target(const char *path, bool write,
 	return fd;
 }
 
-/**
- * blkalign_bench_sweep: run the phase sweep on @path (an image file or a
- * block device; may be NULL for the engines "null" and "sim", which do
- * no I/O, and then the region is region_size or 1 GiB).
- *
- * Returns 0 (also when stopped early: see rounds_done), -EINVAL for bad
- * options, -ENOENT for an unknown engine, -EBUSY for a block device that
- * is mounted or held when writing, -EDOM when phase_step is below the
- * device's logical sector size, -ENOSPC when the region is too small for
- * the sweep, or the -errno of the failed open or I/O.
- */
-int blkalign_bench_sweep(const char *path,
-			 const struct blkalign_bench_opts *given,
-			 struct blkalign_bench_result *out)
+/* A sweep's result and the phases it points to. */
+struct ba_bench_result {
+	struct blkalign_bench_result pub;
+	struct blkalign_bench_phase phases[BLKALIGN_BENCH_MAX_PHASES];
+};
+
+static int sweep(struct blkalign_ctx *ctx, const char *path,
+		 const struct blkalign_bench_opts *o,
+		 struct blkalign_bench_result *out)
 {
-	struct blkalign_bench_opts copy, *o = &copy;
 	struct ba_engine e = {0};
 	int rc, fd = -1;
 
-	if (!given || !out ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
 	out->path = path;
 	e.ops = ba_engine_find(o->engine);
 	if (!e.ops)
@@ -164,6 +156,11 @@ int blkalign_bench_sweep(const char *path,
 						  : o->offset + (1ull << 30);
 	}
 	if (out->claimed_logical_sector_size > o->phase_step && fd >= 0) {
+		ba_log(ctx,
+		       "the phase step %" PRIu32 " is below the logical "
+		       "sector size of '%s' (%" PRIu32 "): direct I/O "
+		       "cannot start there",
+		       o->phase_step, path, out->claimed_logical_sector_size);
 		rc = -EDOM;
 		goto out;
 	}
@@ -179,4 +176,47 @@ out:
 	if (fd >= 0)
 		close(fd);
 	return rc;
+}
+
+/**
+ * blkalign_bench_sweep: run the phase sweep on @path (an image file or a
+ * block device; may be NULL for the engines "null" and "sim", which do
+ * no I/O, and then the region is region_size or 1 GiB).
+ *
+ * Returns 0 and *out (also when stopped early: see rounds_done), -EINVAL
+ * for bad options, -ENOENT for an unknown engine, -EBUSY for a block
+ * device that is mounted or held when writing, -EDOM when phase_step is
+ * below the device's logical sector size (said through @ctx's log),
+ * -ENOSPC when the region is too small for the sweep, -ENOMEM, or the
+ * -errno of the failed open or I/O.
+ */
+int blkalign_bench_sweep(struct blkalign_ctx *ctx, const char *path,
+			 const struct blkalign_bench_opts *given,
+			 struct blkalign_bench_result **out)
+{
+	struct blkalign_bench_opts copy;
+	struct ba_bench_result *r;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!given || ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->pub.phases = r->phases;
+	rc = sweep(ctx, path, &copy, &r->pub);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	*out = &r->pub;
+	return 0;
+}
+
+void blkalign_bench_result_free(struct blkalign_bench_result *r)
+{
+	free(r); /* pub is the first member of struct ba_bench_result */
 }

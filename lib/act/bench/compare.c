@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,15 +278,28 @@ static bool should_stop(const struct blkalign_bench_opts *o,
 	return false;
 }
 
-static void side_init(struct blkalign_bench_side *s, const char *label,
-		      const char *path, int fd, uint64_t offset)
+/* A comparison and what its sides point to. */
+struct ba_bench_compare {
+	struct blkalign_bench_compare pub;
+	double bytes_per_s[2][BLKALIGN_BENCH_MAX_ROUNDS];
+	char path[2][PATH_MAX];
+};
+
+/* Side @i of @c (made by blkalign_bench_compare): the node @path. */
+static void side_init(struct blkalign_bench_compare *c, size_t i,
+		      const char *label, const char *path, int fd,
+		      uint64_t offset)
 {
+	struct ba_bench_compare *bc = (struct ba_bench_compare *)c;
+	struct blkalign_bench_side *s = &c->sides[i];
 	uint64_t size = 0;
 	int bsz = 0;
 	struct stat st;
 
 	s->label = label;
-	snprintf(s->path, sizeof(s->path), "%s", path);
+	snprintf(bc->path[i], sizeof(bc->path[i]), "%s", path);
+	s->path = bc->path[i];
+	s->bytes_per_s = bc->bytes_per_s[i];
 	s->offset = offset;
 	if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode)) {
 		if (ioctl(fd, BLKGETSIZE64, &size) == 0)
@@ -527,8 +541,8 @@ static int soft_block_size(struct blkalign_ctx *caller, const char *path,
 		c->note = "the loop window has no direct I/O: its writes go "
 			  "through the partition's page cache too";
 	c->nsides = 2;
-	side_init(&c->sides[0], "partition", path, fd, 0);
-	side_init(&c->sides[1], "window", w.path, w.fd, 0);
+	side_init(c, 0, "partition", path, fd, 0);
+	side_init(c, 1, "window", w.path, w.fd, 0);
 	fds[0] = fd;
 	fds[1] = w.fd;
 
@@ -762,7 +776,7 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 	rc = 0;
 	c->direct = direct;
 	c->nsides = 1;
-	side_init(&c->sides[0], "target", path, s[0].fd, o->offset);
+	side_init(c, 0, "target", path, s[0].fd, o->offset);
 	avail[0] = c->sides[0].device_size > o->offset
 			   ? c->sides[0].device_size - o->offset
 			   : 0;
@@ -786,9 +800,9 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 		c->direct = c->direct && direct;
 		dstart = (start + MIB - 1) / MIB * MIB;
 		c->nsides = 2;
-		side_init(&c->sides[0], "disk", disk, s[0].fd, dstart);
+		side_init(c, 0, "disk", disk, s[0].fd, dstart);
 		c->sides[1] = (struct blkalign_bench_side){0};
-		side_init(&c->sides[1], "partition", path, s[1].fd, 0);
+		side_init(c, 1, "partition", path, s[1].fd, 0);
 		s[0].base = dstart;
 		s[1].base = 0;
 		avail[0] = c->sides[0].device_size > dstart
@@ -892,30 +906,10 @@ out:
 	return rc;
 }
 
-/**
- * blkalign_bench_compare: run test @o->test (not the phase sweep) on
- * @path, auditing it (the model's prediction, the disk of a partition)
- * with @ctx (its log and sysroot; NULL: the defaults): a partition for
- * soft-block-size and whole-vs-partition, an image file or a block device for
- * seq and rand.  io_size, queue_depth, region_size, rounds, write, runtime,
- * stop and progress are taken from @o.
- *
- * Returns 0 (also when stopped early: see rounds_done), -EINVAL for bad
- * options, -ENOENT for an unknown engine, -ENOTBLK when a block device
- * is needed, -EMEDIUMTYPE when a partition is needed, -EBUSY when
- * writing to a device in use, -ENOSPC when the target is too small, or
- * the -errno of the failed open, window or I/O.
- */
-int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
-			   const struct blkalign_bench_opts *given,
-			   struct blkalign_bench_compare *out)
+static int compare(struct blkalign_ctx *ctx, const char *path,
+		   const struct blkalign_bench_opts *o,
+		   struct blkalign_bench_compare *out)
 {
-	struct blkalign_bench_opts copy, *o = &copy;
-
-	if (!given || !out || !path ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
 	out->test = o->test;
 	out->path = path;
 	out->write = o->write;
@@ -936,4 +930,51 @@ int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 		break;
 	}
 	return -EINVAL;
+}
+
+/**
+ * blkalign_bench_compare: run test @o->test (not the phase sweep) on
+ * @path, auditing it (the model's prediction, the disk of a partition)
+ * with @ctx (its log and sysroot; NULL: the defaults): a partition for
+ * soft-block-size and whole-vs-partition, an image file or a block device for
+ * seq and rand.  io_size, queue_depth, region_size, rounds, write, runtime,
+ * stop and progress are taken from @o.
+ *
+ * Returns 0 and *out (also when stopped early: see rounds_done), -EINVAL
+ * for bad options, -ENOENT for an unknown engine, -ENOMEM, -ENOTBLK when
+ * a block device is needed, -EMEDIUMTYPE when a partition is needed, -EBUSY when
+ * writing to a device in use, -ENOSPC when the target is too small, or
+ * the -errno of the failed open, window or I/O.
+ */
+int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
+			   const struct blkalign_bench_opts *given,
+			   struct blkalign_bench_compare **out)
+{
+	struct blkalign_bench_opts copy;
+	struct ba_bench_compare *c;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!given || !path ||
+	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (size_t i = 0; i < 2; i++)
+		c->pub.sides[i].bytes_per_s = c->bytes_per_s[i];
+	rc = compare(ctx, path, &copy, &c->pub);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*out = &c->pub;
+	return 0;
+}
+
+void blkalign_bench_compare_free(struct blkalign_bench_compare *c)
+{
+	free(c); /* pub is the first member of struct ba_bench_compare */
 }

@@ -286,7 +286,8 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	const struct blkalign_bench_phase *best, *worst, *fe, *se;
 	double best_gap = 0, max_iqr = 0, gap;
 
-	if (!r || !r->nphases || r->nphases > BLKALIGN_BENCH_MAX_PHASES)
+	if (!r || !r->phases || !r->nphases ||
+	    r->nphases > BLKALIGN_BENCH_MAX_PHASES)
 		return -EINVAL;
 	n = r->nphases;
 	r->verdict = BLKALIGN_BENCH_NO_DATA;
