@@ -411,8 +411,8 @@ struct blkalign_trace_dir {
 	uint64_t request_max; /* bytes */
 	uint64_t request_min; /* bytes */
 	size_t nsizes;	      /* request sizes, largest count first */
-	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
-	uint64_t sizes_other;
+	const struct blkalign_size_count *sizes; /* nsizes of them */
+	uint64_t sizes_other;			 /* requests of other sizes */
 	uint64_t hist_log2[32];	    /* requests by floor(log2(sectors)) */
 	uint64_t off_physical;	    /* start off the physical sector grid */
 	uint64_t off_page_in_layer; /* start off 4 KiB from the layer start */

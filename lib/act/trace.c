@@ -148,7 +148,7 @@ static void size_add(struct ba_trace_dir_acc *d, uint64_t bytes)
 		d->sizes[d->nsizes++].count = 1;
 		return;
 	}
-	d->pub.sizes_other++;
+	d->sizes_untracked++;
 }
 
 /* In-flight requests by sector: open addressing, linear probing. */
@@ -478,8 +478,9 @@ static void finish_dir(struct ba_trace_dir_acc *d)
 		s[j] = x;
 	}
 	d->pub.nsizes = n < BLKALIGN_MODEL_NSIZES ? n : BLKALIGN_MODEL_NSIZES;
-	memcpy(d->pub.sizes, s, d->pub.nsizes * sizeof(s[0]));
-	d->pub.sizes_other = 0;
+	memcpy(d->top, s, d->pub.nsizes * sizeof(s[0]));
+	d->pub.sizes = d->top;
+	d->pub.sizes_other = d->sizes_untracked;
 	for (size_t i = d->pub.nsizes; i < n; i++)
 		d->pub.sizes_other += s[i].count;
 	if (d->nlat) {
