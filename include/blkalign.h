@@ -7,9 +7,15 @@
  * (physical sectors, minimum and optimal I/O size, pages), and what the
  * kernel will do with a misaligned layer.
  *
- * Handles (ctx, report) are opaque and reference counted.  Results are
- * exposed as read-only plain structs owned by the report: fields are only
- * ever added at the end, never renamed or removed.
+ * Handles: the shared ones (ctx, report) are opaque and reference
+ * counted (_new, _ref, _unref); the others have one owner (trace, plan,
+ * fix run, bench results, model: made by _new or the function that
+ * computes them, released with _free).  Results are read-only plain
+ * structs the library allocates and owns: fields are only ever added at
+ * the end, never renamed or removed, and a list is a count and a pointer,
+ * never a fixed array.  Structs the caller fills (options, geometries)
+ * start with their size, sizeof as the caller was built: a library with
+ * more fields reads and writes only the ones the caller has.
  *
  * Functions return 0 or a negative errno, or NULL for pointers.  The
  * library never prints and never exits; diagnostics go to the log callback.
@@ -227,6 +233,7 @@ void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 			     void *data);
 
 struct blkalign_report *blkalign_report_new(struct blkalign_ctx *ctx);
+void blkalign_report_ref(struct blkalign_report *r);
 void blkalign_report_unref(struct blkalign_report *r);
 /* A report saved by check --json, judged again (check/plan/model --from). */
 int blkalign_check_saved(struct blkalign_report *r, const char *file,

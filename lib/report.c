@@ -26,6 +26,12 @@ struct blkalign_report *blkalign_report_new(struct blkalign_ctx *ctx)
 	return r;
 }
 
+void blkalign_report_ref(struct blkalign_report *r)
+{
+	if (r)
+		r->refcount++;
+}
+
 void blkalign_report_unref(struct blkalign_report *r)
 {
 	if (!r || --r->refcount > 0)
