@@ -262,23 +262,6 @@ static int workloads(const struct opts *o, struct blkalign_workload **out,
 	return 0;
 }
 
-#define MIB_ ((uint64_t)1 << 20)
-
-/* "64K", "1M", "1.2M", "3584" */
-static void hsize(uint64_t b, char *buf, size_t len)
-{
-	if (b >= MIB_ && b % MIB_ == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b / MIB_);
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b / 1024);
-	else if (b >= MIB_)
-		snprintf(buf, len, "%.1fM", (double)b / (double)MIB_);
-	else if (b >= 1024)
-		snprintf(buf, len, "%.1fK", (double)b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 static void ratio(uint64_t a, uint64_t b, char *buf, size_t len)
 {
 	if (!a && !b)
@@ -294,7 +277,8 @@ static void print_sizes(const struct blkalign_model_cost *c, FILE *out)
 	char s[24];
 
 	for (size_t i = 0; i < c->nsizes && i < 4; i++) {
-		hsize(c->sizes[i].bytes, s, sizeof(s));
+		blkalign_size_format(c->sizes[i].bytes, BLKALIGN_SIZE_SHORT, s,
+				     sizeof(s));
 		fprintf(out, "%s%s x%" PRIu64, i ? ", " : "", s,
 			c->sizes[i].count);
 	}
@@ -307,9 +291,10 @@ static void print_row(const char *label, const char *layout,
 {
 	char mx[24], avg[24];
 
-	hsize(c->request_max, mx, sizeof(mx));
-	hsize(c->requests ? c->request_bytes / c->requests : 0, avg,
-	      sizeof(avg));
+	blkalign_size_format(c->request_max, BLKALIGN_SIZE_SHORT, mx,
+			     sizeof(mx));
+	blkalign_size_format(c->requests ? c->request_bytes / c->requests : 0,
+			     BLKALIGN_SIZE_SHORT, avg, sizeof(avg));
 	fprintf(out,
 		"  %-20s %-8s %10" PRIu64 " %7s %7s %12" PRIu64 " %8" PRIu64,
 		label, layout, c->requests, mx, avg, c->physical_sectors,
@@ -362,8 +347,8 @@ static void print_model(const struct blkalign_model *m, FILE *out)
 	bool raid = m->actual.raid_disks != 0;
 	char r1[24], r2[24], r3[24], r4[24], r5[24], desc[64], bs[24], tot[24];
 
-	hsize(w->io_size, bs, sizeof(bs));
-	hsize(w->total, tot, sizeof(tot));
+	blkalign_size_format(w->io_size, BLKALIGN_SIZE_SHORT, bs, sizeof(bs));
+	blkalign_size_format(w->total, BLKALIGN_SIZE_SHORT, tot, sizeof(tot));
 	snprintf(desc, sizeof(desc), " %s %s %s", bs,
 		 w->pattern == BLKALIGN_IO_RANDOM ? "rand" : "seq",
 		 w->path == BLKALIGN_IO_DIRECT ? "direct" : "buffered");

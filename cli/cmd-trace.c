@@ -89,16 +89,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void hsize(uint64_t b, char *buf, size_t len)
-{
-	if (b >= 1048576 && b % 1048576 == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b / 1048576);
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b / 1024);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 static void hlat(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 10000000)
@@ -116,8 +106,10 @@ static void print_dir(const char *name, const struct blkalign_trace_dir *d,
 
 	if (!d->requests)
 		return;
-	hsize(d->request_max, mx, sizeof(mx));
-	hsize(d->bytes / d->requests, avg, sizeof(avg));
+	blkalign_size_format(d->request_max, BLKALIGN_SIZE_EXACT, mx,
+			     sizeof(mx));
+	blkalign_size_format(d->bytes / d->requests, BLKALIGN_SIZE_EXACT, avg,
+			     sizeof(avg));
 	hlat(d->lat_p50_ns, l50, sizeof(l50));
 	hlat(d->lat_p90_ns, l90, sizeof(l90));
 	hlat(d->lat_p99_ns, l99, sizeof(l99));
@@ -139,7 +131,8 @@ static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
 		return;
 	fprintf(out, "  %s sizes:", name);
 	for (size_t i = 0; i < d->nsizes; i++) {
-		hsize(d->sizes[i].bytes, s, sizeof(s));
+		blkalign_size_format(d->sizes[i].bytes, BLKALIGN_SIZE_EXACT, s,
+				     sizeof(s));
 		fprintf(out, "%s %s x%" PRIu64, i ? "," : "", s,
 			d->sizes[i].count);
 	}
