@@ -78,6 +78,54 @@ static void words_lines(const char *w, double x, double y, int width, FILE *out)
 	fputs("</text>\n", out);
 }
 
+/* The frame of a bar chart: its top, height, bar width and scale. */
+struct plot {
+	double top, h, bar_w, ymax;
+};
+
+/* Side @i of a comparison, its bar at @x: the median, the whiskers, the
+ * labels under it. */
+static void compare_side(const struct blkalign_bench_side *s, size_t i,
+			 double x, const struct plot *pl, FILE *out)
+{
+	double h = pl->h * s->median_bytes_per_s / pl->ymax;
+	double ylo = pl->top + pl->h - pl->h * s->min_bytes_per_s / pl->ymax;
+	double yhi = pl->top + pl->h - pl->h * s->max_bytes_per_s / pl->ymax;
+
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
+		"height=\"%.1f\" fill=\"%s\"/>\n"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"black\"/>\n"
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"%.1f MiB/s</text>\n",
+		x, pl->top + pl->h - h, pl->bar_w, h, i ? "#2a9d4b" : "#c2504a",
+		x + pl->bar_w / 2, ylo, x + pl->bar_w / 2, yhi,
+		x + pl->bar_w / 2, pl->top + pl->h - h - 6,
+		s->median_bytes_per_s / 1048576.0);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
+		x + pl->bar_w / 2, pl->top + pl->h + 18);
+	xml_text(s->label, out);
+	fputs(" ", out);
+	xml_text(s->path, out);
+	fprintf(out,
+		"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
+		"text-anchor=\"middle\">soft block %" PRIu32 "</text>\n",
+		x + pl->bar_w / 2, pl->top + pl->h + 34, s->soft_block_size);
+	if (s->traced)
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
+			"%" PRIu64 " requests, %.0f bytes each</text>\n",
+			x + pl->bar_w / 2, pl->top + pl->h + 50, s->requests,
+			s->request_avg);
+	if (s->model_requests)
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
+			"model: %" PRIu64 " requests</text>\n",
+			x + pl->bar_w / 2, pl->top + pl->h + 66,
+			s->model_requests);
+}
+
 /**
  * cli_bench_compare_svg: the comparison @c as an SVG bar chart.
  */
@@ -85,12 +133,14 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 {
 	const double W = 720, H = 420, left = 80, top = 50, plot_h = 220;
 	double ymax = 1, bar_w = 160;
+	struct plot pl;
 	char words[1024];
 
 	for (size_t i = 0; i < c->nsides; i++)
 		if (c->sides[i].max_bytes_per_s > ymax)
 			ymax = c->sides[i].max_bytes_per_s;
 	ymax *= 1.15;
+	pl = (struct plot){top, plot_h, bar_w, ymax};
 	fprintf(out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
@@ -116,53 +166,46 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 			left, y, W - 20, y, left - 6, y + 4,
 			ymax * i / 4 / 1048576.0);
 	}
-	for (size_t i = 0; i < c->nsides; i++) {
-		const struct blkalign_bench_side *s = &c->sides[i];
-		double x = left + 60 + (double)i * (bar_w + 140);
-		double h = plot_h * s->median_bytes_per_s / ymax;
-		double ylo = top + plot_h - plot_h * s->min_bytes_per_s / ymax;
-		double yhi = top + plot_h - plot_h * s->max_bytes_per_s / ymax;
-
-		fprintf(out,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
-			"height=\"%.1f\" fill=\"%s\"/>\n"
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"black\"/>\n"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%.1f MiB/s</text>\n",
-			x, top + plot_h - h, bar_w, h,
-			i ? "#2a9d4b" : "#c2504a", x + bar_w / 2, ylo,
-			x + bar_w / 2, yhi, x + bar_w / 2, top + plot_h - h - 6,
-			s->median_bytes_per_s / 1048576.0);
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
-			x + bar_w / 2, top + plot_h + 18);
-		xml_text(s->label, out);
-		fputs(" ", out);
-		xml_text(s->path, out);
-		fprintf(out,
-			"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
-			"text-anchor=\"middle\">soft block %" PRIu32
-			"</text>\n",
-			x + bar_w / 2, top + plot_h + 34, s->soft_block_size);
-		if (s->traced)
-			fprintf(out,
-				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-				"%" PRIu64
-				" requests, %.0f bytes each</text>\n",
-				x + bar_w / 2, top + plot_h + 50, s->requests,
-				s->request_avg);
-		if (s->model_requests)
-			fprintf(out,
-				"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-				"model: %" PRIu64 " requests</text>\n",
-				x + bar_w / 2, top + plot_h + 66,
-				s->model_requests);
-	}
+	for (size_t i = 0; i < c->nsides; i++)
+		compare_side(&c->sides[i], i,
+			     left + 60 + (double)i * (bar_w + 140), &pl, out);
 	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
 		words_lines(words, 10, top + plot_h + 92, 110, out);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* Phase @k's bar at @x: the median, the IQR whisker, the labels. */
+static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
+		      double x, const struct plot *pl, FILE *out)
+{
+	const struct blkalign_bench_phase *p = &r->phases[k];
+	double w = pl->bar_w * 0.7;
+	double h = pl->h * (double)p->median_ns / pl->ymax;
+	double y25 = pl->top + pl->h - pl->h * (double)p->p25_ns / pl->ymax;
+	double y75 = pl->top + pl->h - pl->h * (double)p->p75_ns / pl->ymax;
+	bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
+	char lab[24];
+
+	cli_bench_latency(p->median_ns, lab, sizeof(lab));
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
+		": %s</title></rect>\n",
+		x, pl->top + pl->h - h, w, h, fast ? "#2a9d4b" : "#4a78c2", k,
+		lab);
+	fprintf(out,
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		"y2=\"%.1f\" stroke=\"black\"/>\n",
+		x + w / 2, y25, x + w / 2, y75);
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"%s</text>\n",
+		x + w / 2, pl->top + pl->h - h - 4, lab);
+	fprintf(out,
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"%" PRIu32 " (%" PRIu64 ")</text>\n",
+		x + w / 2, pl->top + pl->h + 16, k, p->offset);
 }
 
 /*
@@ -175,6 +218,7 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 		     bottom = 90;
 	double plot_w = W - left - right, plot_h = H - top - bottom, bar_w;
 	uint64_t ymax = 1;
+	struct plot pl;
 	char words[512], lab[24];
 
 	for (uint32_t k = 0; k < r->nphases; k++)
@@ -206,34 +250,9 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			left, y, W - right, y, left - 6, y + 4, lab);
 	}
-	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
-		const struct blkalign_bench_phase *p = &r->phases[k];
-		double x = left + bar_w * k + bar_w * 0.15, w = bar_w * 0.7;
-		double h = plot_h * (double)p->median_ns / (double)ymax;
-		double y25 = top + plot_h - plot_h * (double)p->p25_ns / ymax;
-		double y75 = top + plot_h - plot_h * (double)p->p75_ns / ymax;
-		bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
-
-		cli_bench_latency(p->median_ns, lab, sizeof(lab));
-		fprintf(out,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
-			": %s</title></rect>\n",
-			x, top + plot_h - h, w, h, fast ? "#2a9d4b" : "#4a78c2",
-			k, lab);
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"black\"/>\n",
-			x + w / 2, y25, x + w / 2, y75);
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%s</text>\n",
-			x + w / 2, top + plot_h - h - 4, lab);
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-			"%" PRIu32 " (%" PRIu64 ")</text>\n",
-			x + w / 2, top + plot_h + 16, k, p->offset);
-	}
+	pl = (struct plot){top, plot_h, bar_w, (double)ymax};
+	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++)
+		sweep_bar(r, k, left + bar_w * k + bar_w * 0.15, &pl, out);
 	fprintf(out,
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		"stroke=\"black\"/>\n",

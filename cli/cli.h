@@ -32,6 +32,30 @@ int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 bool cli_use_color(const char *when);
 
+/*
+ * A command's options (opts.c): its getopt_long table, which also gives
+ * the short options, and its usage text for -h/--help.
+ */
+struct option;
+struct cli_cmd {
+	const char *name; /* "check": "Try 'blkalign check --help'" */
+	const struct option *longopts; /* ends with a zero row; has "help" */
+	void (*usage)(FILE *out);
+};
+
+/* cli_parse_opts()'s "stop, exit 0": --help or --list-codes printed */
+#define CLI_DONE (-1)
+
+/* One option @c of a command (its argument @arg): 0, CLI_DONE or the
+ * exit status. */
+typedef int cli_opt_fn(void *data, int c, const char *arg);
+
+int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
+		   cli_opt_fn *fn, void *data);
+void cli_try_help(const char *cmd);
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The image topology options of check, plan and model (topo-opts.c). */
 enum {
 	CLI_OPT_PSS = 1000,

@@ -363,14 +363,6 @@ static int parse_test(const char *arg, enum blkalign_bench_test *t)
 	return -EINVAL;
 }
 
-static int usage_error(const char *what, const char *arg)
-{
-	cli_warnx("invalid %s '%s'", what, arg);
-	fprintf(stderr,
-		"Try '" PROGRAM " bench --help' for more information.\n");
-	return BLKALIGN_STATUS_USAGE;
-}
-
 static void report_error(int rc, const char *path,
 			 const struct blkalign_bench_opts *o)
 {
@@ -423,253 +415,299 @@ static unsigned int svg_close(const char *path, FILE *f, int err)
 	return BLKALIGN_STATUS_FAILED;
 }
 
-int cmd_bench(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"write", no_argument, NULL, 'w'},
-		{"test", required_argument, NULL, 't'},
-		{"yes", no_argument, NULL, 'y'},
-		{"queue-depth", required_argument, NULL, 'q'},
-		{"io-size", required_argument, NULL, 's'},
-		{"phase-step", required_argument, NULL, OPT_PHASE_STEP},
-		{"phases", required_argument, NULL, OPT_PHASES},
-		{"rounds", required_argument, NULL, 'r'},
-		{"offset", required_argument, NULL, 'o'},
-		{"region-size", required_argument, NULL, OPT_REGION},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"runtime", required_argument, NULL, OPT_RUNTIME},
-		{"engine", required_argument, NULL, 'e'},
-		{"sim", required_argument, NULL, OPT_SIM},
-		{"svg", required_argument, NULL, OPT_SVG},
-		{"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+static const struct option longopts[] = {
+	{"write", no_argument, NULL, 'w'},
+	{"test", required_argument, NULL, 't'},
+	{"yes", no_argument, NULL, 'y'},
+	{"queue-depth", required_argument, NULL, 'q'},
+	{"io-size", required_argument, NULL, 's'},
+	{"phase-step", required_argument, NULL, OPT_PHASE_STEP},
+	{"phases", required_argument, NULL, OPT_PHASES},
+	{"rounds", required_argument, NULL, 'r'},
+	{"offset", required_argument, NULL, 'o'},
+	{"region-size", required_argument, NULL, OPT_REGION},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"runtime", required_argument, NULL, OPT_RUNTIME},
+	{"engine", required_argument, NULL, 'e'},
+	{"sim", required_argument, NULL, OPT_SIM},
+	{"svg", required_argument, NULL, OPT_SVG},
+	{"json", no_argument, NULL, 'J'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct cli_cmd bench_cmd = {"bench", longopts, usage};
+
+struct bench_args {
 	struct blkalign_bench_opts o;
-	struct blkalign_bench_result *r = NULL;
-	const char *path = NULL, *svg = NULL;
-	struct blkalign_bench_compare *cmp = NULL;
-	struct blkalign_ctx *ctx;
-	bool json = false, yes = false, io_set = false, rounds_set = false;
-	bool sweep_only = false;
-	int c, rc, status = 0;
+	const char *path, *svg;
+	bool json, yes, io_set, rounds_set;
+	bool sweep_only; /* --phase-step or --phases */
+};
+
+/* An option group's "not one of mine" (else 0 or the exit status). */
+#define OTHER_OPT 1
+
+static int usage_error(const char *what, const char *arg)
+{
+	return cli_usage_error("bench", "invalid %s '%s'", what, arg);
+}
+
+/* Where and how much: -s, --phase-step, --phases, -r, -o, --region-size. */
+static int region_opt(struct bench_args *a, int c, const char *arg)
+{
+	struct blkalign_bench_opts *o = &a->o;
 	uint64_t size;
 	int64_t v;
 
-	blkalign_bench_opts_defaults(&o);
-	/* the sim engine's drive: 512e, 1 ms writes, +4 ms per partial
-	 * physical sector (about one revolution at 7200 rpm is 8 ms) */
-	o.sim.physical_sector_size = 4096;
-	o.sim.read_ns = 1000000;
-	o.sim.write_ns = 1000000;
-	o.sim.rmw_ns = 4000000;
-	while ((c = getopt_long(argc, argv, "wt:yq:s:r:o:e:Jh", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			o.write = true;
-			break;
-		case 't':
-			if (parse_test(optarg, &o.test))
-				return usage_error("test", optarg);
-			break;
-		case 'y':
-			yes = true;
-			break;
-		case 'q':
-			if (cli_parse_int(optarg, 1, 256, &v))
-				return usage_error("queue depth", optarg);
-			o.queue_depth = (uint32_t)v;
-			break;
-		case 's':
-			if (cli_parse_size(optarg, &size) || !size ||
-			    size % 512 || size > (64 << 20))
-				return usage_error("I/O size", optarg);
-			o.io_size = (uint32_t)size;
-			io_set = true;
-			break;
-		case OPT_PHASE_STEP:
-			sweep_only = true;
-			if (cli_parse_size(optarg, &size) || !size ||
-			    size % 512 || size > (64 << 20))
-				return usage_error("phase step", optarg);
-			o.phase_step = (uint32_t)size;
-			break;
-		case OPT_PHASES:
-			if (cli_parse_int(optarg, 1, BLKALIGN_BENCH_MAX_PHASES,
-					  &v))
-				return usage_error("number of phases", optarg);
-			sweep_only = true;
-			o.nphases = (uint32_t)v;
-			break;
-		case 'r':
-			if (cli_parse_int(optarg, 1, 1000000, &v))
-				return usage_error("number of rounds", optarg);
-			o.rounds = (uint32_t)v;
-			rounds_set = true;
-			break;
-		case 'o':
-			if (cli_parse_size(optarg, &o.offset) || o.offset % 512)
-				return usage_error("offset", optarg);
-			break;
-		case OPT_REGION:
-			if (cli_parse_size(optarg, &o.region_size) ||
-			    !o.region_size)
-				return usage_error("region size", optarg);
-			break;
-		case OPT_SEED:
-			if (cli_parse_int(optarg, 0, INT64_MAX, &v))
-				return usage_error("seed", optarg);
-			o.seed = (uint64_t)v;
-			break;
-		case OPT_RUNTIME: {
-			char *end;
-
-			errno = 0;
-			o.runtime = strtod(optarg, &end);
-			if (errno || *end || end == optarg || o.runtime <= 0 ||
-			    o.runtime > 86400 * 365)
-				return usage_error("runtime", optarg);
-			break;
-		}
-		case 'e':
-			o.engine = optarg;
-			break;
-		case OPT_SIM:
-			if (parse_sim(optarg, &o.sim))
-				return usage_error("--sim drive", optarg);
-			break;
-		case OPT_SVG:
-			svg = optarg;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try '" PROGRAM " bench --help' for "
-					"more information.\n");
-			return BLKALIGN_STATUS_USAGE;
-		}
+	switch (c) {
+	case 's':
+		if (cli_parse_size(arg, &size) || !size || size % 512 ||
+		    size > (64 << 20))
+			return usage_error("I/O size", arg);
+		o->io_size = (uint32_t)size;
+		a->io_set = true;
+		return 0;
+	case OPT_PHASE_STEP:
+		a->sweep_only = true;
+		if (cli_parse_size(arg, &size) || !size || size % 512 ||
+		    size > (64 << 20))
+			return usage_error("phase step", arg);
+		o->phase_step = (uint32_t)size;
+		return 0;
+	case OPT_PHASES:
+		if (cli_parse_int(arg, 1, BLKALIGN_BENCH_MAX_PHASES, &v))
+			return usage_error("number of phases", arg);
+		a->sweep_only = true;
+		o->nphases = (uint32_t)v;
+		return 0;
+	case 'r':
+		if (cli_parse_int(arg, 1, 1000000, &v))
+			return usage_error("number of rounds", arg);
+		o->rounds = (uint32_t)v;
+		a->rounds_set = true;
+		return 0;
+	case 'o':
+		if (cli_parse_size(arg, &o->offset) || o->offset % 512)
+			return usage_error("offset", arg);
+		return 0;
+	case OPT_REGION:
+		if (cli_parse_size(arg, &o->region_size) || !o->region_size)
+			return usage_error("region size", arg);
+		return 0;
 	}
+	return OTHER_OPT;
+}
+
+/* --sim: parse_sim() cuts its argument at the commas and the '=', the
+ * message says what is left of it (as it always has). */
+static int sim_opt(struct blkalign_bench_opts *o, const char *arg)
+{
+	char *spec = strdup(arg);
+	int rc;
+
+	if (!spec) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	rc = parse_sim(spec, &o->sim) ? usage_error("--sim drive", spec) : 0;
+	free(spec);
+	return rc;
+}
+
+/* What runs: -t, -w, -q, --seed, --runtime, -e, --sim. */
+static int run_opt(struct bench_args *a, int c, const char *arg)
+{
+	struct blkalign_bench_opts *o = &a->o;
+	char *end;
+	int64_t v;
+
+	switch (c) {
+	case 't':
+		return parse_test(arg, &o->test) ? usage_error("test", arg) : 0;
+	case 'w':
+		o->write = true;
+		return 0;
+	case 'q':
+		if (cli_parse_int(arg, 1, 256, &v))
+			return usage_error("queue depth", arg);
+		o->queue_depth = (uint32_t)v;
+		return 0;
+	case OPT_SEED:
+		if (cli_parse_int(arg, 0, INT64_MAX, &v))
+			return usage_error("seed", arg);
+		o->seed = (uint64_t)v;
+		return 0;
+	case OPT_RUNTIME:
+		errno = 0;
+		o->runtime = strtod(arg, &end);
+		if (errno || *end || end == arg || o->runtime <= 0 ||
+		    o->runtime > 86400 * 365)
+			return usage_error("runtime", arg);
+		return 0;
+	case 'e':
+		o->engine = arg;
+		return 0;
+	case OPT_SIM:
+		return sim_opt(o, arg);
+	}
+	return OTHER_OPT;
+}
+
+static int bench_opt(void *data, int c, const char *arg)
+{
+	struct bench_args *a = data;
+	int rc = region_opt(a, c, arg);
+
+	if (rc == OTHER_OPT)
+		rc = run_opt(a, c, arg);
+	if (rc != OTHER_OPT)
+		return rc;
+	switch (c) {
+	case 'y':
+		a->yes = true;
+		return 0;
+	case OPT_SVG:
+		a->svg = arg;
+		return 0;
+	case 'J':
+		a->json = true;
+		return 0;
+	}
+	return BLKALIGN_STATUS_USAGE;
+}
+/* The options, then the target: 0 to go on, CLI_DONE or the status. */
+static int parse_args(int argc, char **argv, struct bench_args *a)
+{
+	const char *const *e = blkalign_bench_engines();
+	int rc = cli_parse_opts(&bench_cmd, argc, argv, bench_opt, a);
+
+	if (rc)
+		return rc;
 	if (optind < argc)
-		path = argv[optind++];
+		a->path = argv[optind++];
 	if (optind < argc) {
 		cli_warnx("unexpected argument '%s': one target at a time",
 			  argv[optind]);
 		return BLKALIGN_STATUS_USAGE;
 	}
-	{
-		const char *const *e = blkalign_bench_engines();
-
-		while (*e && strcmp(*e, o.engine))
-			e++;
-		if (!*e) {
-			cli_warnx("unknown engine '%s'%s", o.engine,
-				  !strcmp(o.engine, "uring")
-					  ? " (built without liburing)"
-					  : "");
-			return BLKALIGN_STATUS_USAGE;
-		}
-	}
-	if (!path && strcmp(o.engine, "null") && strcmp(o.engine, "sim")) {
-		cli_warnx("no target: give an image file or a block device");
-		fprintf(stderr, "Try '" PROGRAM " bench --help' for more "
-				"information.\n");
+	while (*e && strcmp(*e, a->o.engine))
+		e++;
+	if (!*e) {
+		cli_warnx("unknown engine '%s'%s", a->o.engine,
+			  !strcmp(a->o.engine, "uring")
+				  ? " (built without liburing)"
+				  : "");
 		return BLKALIGN_STATUS_USAGE;
 	}
+	if (!a->path && strcmp(a->o.engine, "null") &&
+	    strcmp(a->o.engine, "sim"))
+		return cli_usage_error("bench", "no target: give an image "
+						"file or a block device");
+	return 0;
+}
 
-	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
-		if (sweep_only) {
-			cli_warnx("--phase-step and --phases are for the "
-				  "phase sweep only");
-			return BLKALIGN_STATUS_USAGE;
-		}
-		if (!path) {
-			cli_warnx("no target: give a partition or a device");
-			return BLKALIGN_STATUS_USAGE;
-		}
-		if (!io_set)
-			o.io_size = o.test == BLKALIGN_BENCH_TEST_RAND
-					    ? 4096
-					    : 1048576;
-		if (!rounds_set)
-			o.rounds =
-				o.test == BLKALIGN_BENCH_TEST_SEQ ||
-						o.test ==
-							BLKALIGN_BENCH_TEST_RAND
-					? 3
-					: 5;
-		if (o.rounds > BLKALIGN_BENCH_MAX_ROUNDS)
-			return usage_error("number of rounds (at most 64 "
-					   "for this test)",
-					   "");
-		if (o.test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE &&
-		    strcmp(o.engine, "psync")) {
-			cli_warnx("soft-block-size writes through the page "
-				  "cache: no --engine");
-			return BLKALIGN_STATUS_USAGE;
-		}
-	}
-	if (o.write && !confirm_write(path, yes))
+/* The tests but the sweep: their target and their defaults. */
+static int compare_args(struct bench_args *a)
+{
+	struct blkalign_bench_opts *o = &a->o;
+	bool seq_rand = o->test == BLKALIGN_BENCH_TEST_SEQ ||
+			o->test == BLKALIGN_BENCH_TEST_RAND;
+
+	if (a->sweep_only) {
+		cli_warnx("--phase-step and --phases are for the phase sweep "
+			  "only");
 		return BLKALIGN_STATUS_USAGE;
+	}
+	if (!a->path) {
+		cli_warnx("no target: give a partition or a device");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (!a->io_set)
+		o->io_size =
+			o->test == BLKALIGN_BENCH_TEST_RAND ? 4096 : 1048576;
+	if (!a->rounds_set)
+		o->rounds = seq_rand ? 3 : 5;
+	if (o->rounds > BLKALIGN_BENCH_MAX_ROUNDS)
+		return usage_error("number of rounds (at most 64 for this "
+				   "test)",
+				   "");
+	if (o->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE &&
+	    strcmp(o->engine, "psync")) {
+		cli_warnx("soft-block-size writes through the page cache: no "
+			  "--engine");
+		return BLKALIGN_STATUS_USAGE;
+	}
+	return 0;
+}
 
-	o.stop = &stop_flag;
-	if (isatty(STDERR_FILENO))
-		o.progress = progress;
-	set_signals(on_signal);
-	if (o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
-		/* the audit behind the model's prediction: quiet, as the
-		 * bench report says what it could not predict */
-		ctx = blkalign_ctx_new();
-		rc = ctx ? blkalign_bench_compare(ctx, path, &o, &cmp)
-			 : -ENOMEM;
-		blkalign_ctx_unref(ctx);
-		set_signals(SIG_DFL);
-		if (o.progress)
-			fputs("\r\033[K", stderr);
-		if (rc) {
-			report_error(rc, path, &o);
-			return BLKALIGN_STATUS_FAILED;
-		}
-		if (json) {
-			if (blkalign_bench_compare_write_json(cmp, stdout)) {
-				cli_warnx("cannot write the JSON output");
-				status |= BLKALIGN_STATUS_FAILED;
-			}
-		} else {
-			print_compare(cmp, stdout);
-		}
-		if (svg) {
-			FILE *f = fopen(svg, "we");
+/* After the run: the progress line cleared, an error said. */
+static int ran(int rc, const struct bench_args *a)
+{
+	set_signals(SIG_DFL);
+	if (a->o.progress)
+		fputs("\r\033[K", stderr);
+	if (rc)
+		report_error(rc, a->path, &a->o);
+	return rc ? BLKALIGN_STATUS_FAILED : 0;
+}
 
-			status |= svg_close(svg, f,
-					    f ? cli_bench_compare_svg(cmp, f)
-					      : -errno);
-		}
-		if (fflush(stdout) == EOF)
-			status |= BLKALIGN_STATUS_FAILED;
-		blkalign_bench_compare_free(cmp);
-		if (got_signal)
-			return 128 + got_signal;
+/* After the report: stdout flushed, and the signal that stopped it. */
+static int finish(int status)
+{
+	if (fflush(stdout) == EOF)
+		status |= BLKALIGN_STATUS_FAILED;
+	return got_signal ? 128 + got_signal : status;
+}
+
+/* soft-block-size, whole-vs-partition, seq, rand: the exit status. */
+static int run_compare(const struct bench_args *a)
+{
+	struct blkalign_bench_compare *cmp = NULL;
+	/* the audit behind the model's prediction: quiet, as the bench
+	 * report says what it could not predict */
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	int status, rc;
+
+	rc = ctx ? blkalign_bench_compare(ctx, a->path, &a->o, &cmp) : -ENOMEM;
+	blkalign_ctx_unref(ctx);
+	status = ran(rc, a);
+	if (status)
 		return status;
+	if (a->json) {
+		if (blkalign_bench_compare_write_json(cmp, stdout)) {
+			cli_warnx("cannot write the JSON output");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	} else {
+		print_compare(cmp, stdout);
 	}
+	if (a->svg) {
+		FILE *f = fopen(a->svg, "we");
+
+		status |= svg_close(a->svg, f,
+				    f ? cli_bench_compare_svg(cmp, f) : -errno);
+	}
+	blkalign_bench_compare_free(cmp);
+	return finish(status);
+}
+
+/* The phase sweep: the exit status. */
+static int run_sweep(const struct bench_args *a)
+{
+	struct blkalign_bench_result *r = NULL;
 	/* the library says why a sweep cannot start (the phase step) */
-	ctx = blkalign_ctx_new();
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	int status, rc;
+
 	if (ctx)
 		blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
-	rc = ctx ? blkalign_bench_sweep(ctx, path, &o, &r) : -ENOMEM;
+	rc = ctx ? blkalign_bench_sweep(ctx, a->path, &a->o, &r) : -ENOMEM;
 	blkalign_ctx_unref(ctx);
-	set_signals(SIG_DFL);
-	if (o.progress)
-		fputs("\r\033[K", stderr);
-	if (rc) {
-		report_error(rc, path, &o);
-		return BLKALIGN_STATUS_FAILED;
-	}
-	if (json) {
+	status = ran(rc, a);
+	if (status)
+		return status;
+	if (a->json) {
 		if (blkalign_bench_write_json(r, stdout)) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
@@ -677,16 +715,43 @@ int cmd_bench(int argc, char **argv)
 	} else {
 		print_table(r, stdout);
 	}
-	if (svg) {
-		FILE *f = fopen(svg, "we");
+	if (a->svg) {
+		FILE *f = fopen(a->svg, "we");
 
-		status |= svg_close(svg, f,
+		status |= svg_close(a->svg, f,
 				    f ? cli_bench_sweep_svg(r, f) : -errno);
 	}
-	if (fflush(stdout) == EOF)
-		status |= BLKALIGN_STATUS_FAILED;
 	blkalign_bench_result_free(r);
-	if (got_signal)
-		return 128 + got_signal;
-	return status;
+	return finish(status);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_args a = {0};
+	int status;
+
+	blkalign_bench_opts_defaults(&a.o);
+	/* the sim engine's drive: 512e, 1 ms writes, +4 ms per partial
+	 * physical sector (about one revolution at 7200 rpm is 8 ms) */
+	a.o.sim.physical_sector_size = 4096;
+	a.o.sim.read_ns = 1000000;
+	a.o.sim.write_ns = 1000000;
+	a.o.sim.rmw_ns = 4000000;
+	status = parse_args(argc, argv, &a);
+	if (status)
+		return status == CLI_DONE ? 0 : status;
+	if (a.o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
+		status = compare_args(&a);
+		if (status)
+			return status;
+	}
+	if (a.o.write && !confirm_write(a.path, a.yes))
+		return BLKALIGN_STATUS_USAGE;
+	a.o.stop = &stop_flag;
+	if (isatty(STDERR_FILENO))
+		a.o.progress = progress;
+	set_signals(on_signal);
+	if (a.o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP)
+		return run_compare(&a);
+	return run_sweep(&a);
 }

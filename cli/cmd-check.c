@@ -59,88 +59,66 @@ static void list_codes(void)
 		       blkalign_severity_name(c->severity), c->summary);
 }
 
-int cmd_check(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'J'},
-		{"sysroot", required_argument, NULL, OPT_SYSROOT},
-		{"from", required_argument, NULL, OPT_FROM},
-		CLI_TOPO_LONGOPTS,
-		{"color", optional_argument, NULL, OPT_COLOR},
-		{"list-codes", no_argument, NULL, OPT_LIST_CODES},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct cli_topo topo = {0};
-	struct blkalign_report *report = NULL;
-	struct blkalign_ctx *ctx = NULL;
-	struct cli_source src = {0};
-	const char *color = "auto";
-	unsigned int status = 0;
-	bool json = false;
-	int c, rc;
+static const struct option longopts[] = {
+	{"json", no_argument, NULL, 'J'},
+	{"sysroot", required_argument, NULL, OPT_SYSROOT},
+	{"from", required_argument, NULL, OPT_FROM},
+	CLI_TOPO_LONGOPTS,
+	{"color", optional_argument, NULL, OPT_COLOR},
+	{"list-codes", no_argument, NULL, OPT_LIST_CODES},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
 
-	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case OPT_SYSROOT:
-			src.sysroot = optarg;
-			break;
-		case OPT_FROM:
-			src.from = optarg;
-			break;
-		case OPT_COLOR:
-			color = optarg ? optarg : "always";
-			if (strcmp(color, "auto") && strcmp(color, "always") &&
-			    strcmp(color, "never")) {
-				cli_warnx("invalid color mode '%s'", color);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			break;
-		case OPT_LIST_CODES:
-			list_codes();
-			return 0;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			rc = cli_topo_opt(&topo, c, optarg);
-			if (rc > 0)
-				break;
-			if (rc == 0)
-				fprintf(stderr,
-					"Try '" PROGRAM " check --help' "
-					"for more information.\n");
+static const struct cli_cmd check_cmd = {"check", longopts, usage};
+
+struct check_args {
+	struct cli_topo topo;
+	struct cli_source src;
+	const char *color;
+	bool json;
+};
+
+static int check_opt(void *data, int c, const char *arg)
+{
+	struct check_args *a = data;
+
+	switch (c) {
+	case 'J':
+		a->json = true;
+		return 0;
+	case OPT_SYSROOT:
+		a->src.sysroot = arg;
+		return 0;
+	case OPT_FROM:
+		a->src.from = arg;
+		return 0;
+	case OPT_COLOR:
+		a->color = arg ? arg : "always";
+		if (strcmp(a->color, "auto") && strcmp(a->color, "always") &&
+		    strcmp(a->color, "never")) {
+			cli_warnx("invalid color mode '%s'", a->color);
 			return BLKALIGN_STATUS_USAGE;
 		}
+		return 0;
+	case OPT_LIST_CODES:
+		list_codes();
+		return CLI_DONE;
 	}
+	/* a bad value: said */
+	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+}
 
-	if (cli_source_usage(&src, &topo))
-		return BLKALIGN_STATUS_USAGE;
-	ctx = blkalign_ctx_new();
-	if (!ctx) {
-		cli_warnx("out of memory");
-		return BLKALIGN_STATUS_FAILED;
-	}
-	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
-	if (cli_topo_apply(&topo, ctx)) {
-		status = BLKALIGN_STATUS_USAGE;
-		goto out;
-	}
-	if (src.sysroot && cli_set_sysroot(ctx, src.sysroot)) {
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	report = blkalign_report_new(ctx);
-	if (!report) {
-		cli_warnx("out of memory");
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	if (optind >= argc && src.from) {
-		if (cli_source_check(report, &src, NULL))
+/* The targets audited into @report (none: every block device, or with
+ * --from every saved one), and what could not be read said. */
+static unsigned int audit(struct blkalign_report *report,
+			  const struct check_args *a, int argc, char **argv)
+{
+	unsigned int status = 0;
+	int rc;
+
+	if (optind >= argc && a->src.from) {
+		if (cli_source_check(report, &a->src, NULL))
 			status |= BLKALIGN_STATUS_FAILED;
 	} else if (optind >= argc) {
 		rc = blkalign_check_all(report);
@@ -151,11 +129,11 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		rc = cli_source_check(report, &src, argv[i]);
+		rc = cli_source_check(report, &a->src, argv[i]);
 		if (rc == -ENOMEM) {
 			cli_warnx("out of memory");
 			status |= BLKALIGN_STATUS_FAILED;
-		} else if (rc && src.from) {
+		} else if (rc && a->src.from) {
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	}
@@ -169,7 +147,17 @@ int cmd_check(int argc, char **argv)
 			else
 				cli_warnx("%s: %s", d->path, d->problems[k]);
 	}
-	if (json) {
+	return status;
+}
+
+/* The report on stdout, as text or JSON. */
+static unsigned int print_report(const struct blkalign_report *report,
+				 const struct check_args *a)
+{
+	unsigned int status = 0;
+	int rc;
+
+	if (a->json) {
 		if (blkalign_report_write_json(report, stdout)) {
 			cli_warnx("cannot write the JSON report");
 			status |= BLKALIGN_STATUS_FAILED;
@@ -177,7 +165,7 @@ int cmd_check(int argc, char **argv)
 	} else {
 		rc = blkalign_report_write_text(
 			report, stdout,
-			cli_use_color(color) ? BLKALIGN_TEXT_COLOR : 0);
+			cli_use_color(a->color) ? BLKALIGN_TEXT_COLOR : 0);
 		/* -EIO: the flush below says so */
 		if (rc == -ENOMEM) {
 			cli_warnx("out of memory");
@@ -188,6 +176,44 @@ int cmd_check(int argc, char **argv)
 		cli_warnx("write error: %s", strerror(errno));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
+	return status;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = {.color = "auto"};
+	struct blkalign_report *report = NULL;
+	struct blkalign_ctx *ctx = NULL;
+	unsigned int status = 0;
+	int rc;
+
+	rc = cli_parse_opts(&check_cmd, argc, argv, check_opt, &a);
+	if (rc)
+		return rc == CLI_DONE ? 0 : rc;
+	if (cli_source_usage(&a.src, &a.topo))
+		return BLKALIGN_STATUS_USAGE;
+	ctx = blkalign_ctx_new();
+	if (!ctx) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
+	if (cli_topo_apply(&a.topo, ctx)) {
+		status = BLKALIGN_STATUS_USAGE;
+		goto out;
+	}
+	if (a.src.sysroot && cli_set_sysroot(ctx, a.src.sysroot)) {
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	report = blkalign_report_new(ctx);
+	if (!report) {
+		cli_warnx("out of memory");
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
+	status = audit(report, &a, argc, argv);
+	status |= print_report(report, &a);
 	status |= blkalign_report_status(report);
 out:
 	blkalign_report_unref(report);

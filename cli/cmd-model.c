@@ -262,23 +262,6 @@ static int workloads(const struct opts *o, struct blkalign_workload **out,
 	return 0;
 }
 
-#define MIB_ ((uint64_t)1 << 20)
-
-/* "64K", "1M", "1.2M", "3584" */
-static void hsize(uint64_t b, char *buf, size_t len)
-{
-	if (b >= MIB_ && b % MIB_ == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b / MIB_);
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b / 1024);
-	else if (b >= MIB_)
-		snprintf(buf, len, "%.1fM", (double)b / (double)MIB_);
-	else if (b >= 1024)
-		snprintf(buf, len, "%.1fK", (double)b / 1024.0);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 static void ratio(uint64_t a, uint64_t b, char *buf, size_t len)
 {
 	if (!a && !b)
@@ -294,7 +277,8 @@ static void print_sizes(const struct blkalign_model_cost *c, FILE *out)
 	char s[24];
 
 	for (size_t i = 0; i < c->nsizes && i < 4; i++) {
-		hsize(c->sizes[i].bytes, s, sizeof(s));
+		blkalign_size_format(c->sizes[i].bytes, BLKALIGN_SIZE_SHORT, s,
+				     sizeof(s));
 		fprintf(out, "%s%s x%" PRIu64, i ? ", " : "", s,
 			c->sizes[i].count);
 	}
@@ -307,9 +291,10 @@ static void print_row(const char *label, const char *layout,
 {
 	char mx[24], avg[24];
 
-	hsize(c->request_max, mx, sizeof(mx));
-	hsize(c->requests ? c->request_bytes / c->requests : 0, avg,
-	      sizeof(avg));
+	blkalign_size_format(c->request_max, BLKALIGN_SIZE_SHORT, mx,
+			     sizeof(mx));
+	blkalign_size_format(c->requests ? c->request_bytes / c->requests : 0,
+			     BLKALIGN_SIZE_SHORT, avg, sizeof(avg));
 	fprintf(out,
 		"  %-20s %-8s %10" PRIu64 " %7s %7s %12" PRIu64 " %8" PRIu64,
 		label, layout, c->requests, mx, avg, c->physical_sectors,
@@ -362,8 +347,8 @@ static void print_model(const struct blkalign_model *m, FILE *out)
 	bool raid = m->actual.raid_disks != 0;
 	char r1[24], r2[24], r3[24], r4[24], r5[24], desc[64], bs[24], tot[24];
 
-	hsize(w->io_size, bs, sizeof(bs));
-	hsize(w->total, tot, sizeof(tot));
+	blkalign_size_format(w->io_size, BLKALIGN_SIZE_SHORT, bs, sizeof(bs));
+	blkalign_size_format(w->total, BLKALIGN_SIZE_SHORT, tot, sizeof(tot));
 	snprintf(desc, sizeof(desc), " %s %s %s", bs,
 		 w->pattern == BLKALIGN_IO_RANDOM ? "rand" : "seq",
 		 w->path == BLKALIGN_IO_DIRECT ? "direct" : "buffered");
@@ -427,169 +412,378 @@ static int pick_layers(const struct opts *o, const struct blkalign_device *d,
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static const struct option longopts[] = {
+	{"json", no_argument, NULL, 'J'},
+	{"sysroot", required_argument, NULL, OPT_SYSROOT},
+	{"from", required_argument, NULL, OPT_FROM},
+	CLI_TOPO_LONGOPTS,
+	{"max-segments", required_argument, NULL, OPT_MAX_SEGS},
+	{"max-sectors-kb", required_argument, NULL, OPT_MAX_KB},
+	{"max-segment-size", required_argument, NULL, OPT_MAX_SEG_SIZE},
+	{"virt-boundary-mask", required_argument, NULL, OPT_VIRT},
+	{"read-ahead-kb", required_argument, NULL, OPT_RA},
+	{"workload", required_argument, NULL, OPT_WORKLOAD},
+	{"rw", required_argument, NULL, OPT_RW},
+	{"bs", required_argument, NULL, OPT_BS},
+	{"pattern", required_argument, NULL, OPT_PATTERN},
+	{"path", required_argument, NULL, OPT_PATH},
+	{"total", required_argument, NULL, OPT_TOTAL},
+	{"kernel", required_argument, NULL, OPT_KERNEL},
+	{"partition", required_argument, NULL, OPT_PARTITION},
+	{"start", required_argument, NULL, OPT_START},
+	{"size", required_argument, NULL, OPT_SIZE},
+	{"raid-level", required_argument, NULL, OPT_RAID_LEVEL},
+	{"raid-disks", required_argument, NULL, OPT_RAID_DISKS},
+	{"chunk", required_argument, NULL, OPT_CHUNK},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct cli_cmd model_cmd = {"model", longopts, usage};
+
+/*
+ * The option groups: each returns 0, -EINVAL on a bad value (said) or 1
+ * when @c is not one of its options.
+ */
+
+/* The target and the layer: --json, --from, --sysroot, --partition, ... */
+static int layer_opt(struct opts *o, int c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'J'},
-		{"sysroot", required_argument, NULL, OPT_SYSROOT},
-		{"from", required_argument, NULL, OPT_FROM},
-		CLI_TOPO_LONGOPTS,
-		{"max-segments", required_argument, NULL, OPT_MAX_SEGS},
-		{"max-sectors-kb", required_argument, NULL, OPT_MAX_KB},
-		{"max-segment-size", required_argument, NULL, OPT_MAX_SEG_SIZE},
-		{"virt-boundary-mask", required_argument, NULL, OPT_VIRT},
-		{"read-ahead-kb", required_argument, NULL, OPT_RA},
-		{"workload", required_argument, NULL, OPT_WORKLOAD},
-		{"rw", required_argument, NULL, OPT_RW},
-		{"bs", required_argument, NULL, OPT_BS},
-		{"pattern", required_argument, NULL, OPT_PATTERN},
-		{"path", required_argument, NULL, OPT_PATH},
-		{"total", required_argument, NULL, OPT_TOTAL},
-		{"kernel", required_argument, NULL, OPT_KERNEL},
-		{"partition", required_argument, NULL, OPT_PARTITION},
-		{"start", required_argument, NULL, OPT_START},
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"raid-level", required_argument, NULL, OPT_RAID_LEVEL},
-		{"raid-disks", required_argument, NULL, OPT_RAID_DISKS},
-		{"chunk", required_argument, NULL, OPT_CHUNK},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct blkalign_model_geometry *v = &o->over;
-	uint64_t u;
-	int c;
-
-	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
-		int rc = 0;
-
-		switch (c) {
-		case 'J':
-			o->json = true;
-			break;
-		case OPT_FROM:
-			o->src.from = optarg;
-			break;
-		case OPT_SYSROOT:
-			o->src.sysroot = optarg;
-			break;
-		case OPT_MAX_SEGS:
-			rc = u32_arg("max segments", optarg, &v->max_segments);
-			break;
-		case OPT_MAX_KB:
-			rc = u32_arg("max sectors kb", optarg,
-				     &v->max_sectors_kb);
-			break;
-		case OPT_MAX_SEG_SIZE:
-			rc = u32_arg("max segment size", optarg,
-				     &v->max_segment_size);
-			break;
-		case OPT_VIRT: {
-			/* 0 is a valid mask (no boundary): 4095 or 0xfff */
-			char *end;
-
-			errno = 0;
-			u = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || *optarg == '-') {
-				cli_warnx("invalid virt boundary mask '%s'",
-					  optarg);
-				return -EINVAL;
-			}
-			v->virt_boundary_mask = u;
-			o->virt_set = true;
-			break;
-		}
-		case OPT_RA:
-			rc = u32_arg("read ahead kb", optarg,
-				     &v->read_ahead_kb);
-			break;
-		case OPT_WORKLOAD:
-			o->workloads = optarg;
-			break;
-		case OPT_RW:
-			rc = pick("direction", optarg, "read", "write", &o->rw);
-			break;
-		case OPT_BS:
-			rc = size_arg("I/O size", optarg, &o->bs);
-			if (!rc && !o->bs) {
-				cli_warnx("invalid I/O size '%s'", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_PATTERN:
-			rc = pick("pattern", optarg, "seq", "rand",
-				  &o->pattern);
-			break;
-		case OPT_PATH:
-			rc = pick("path", optarg, "buffered", "direct",
-				  &o->path);
-			break;
-		case OPT_TOTAL:
-			rc = size_arg("total", optarg, &o->total);
-			break;
-		case OPT_KERNEL:
-			if (blkalign_kernel_parse(optarg, &o->kernel)) {
-				cli_warnx("invalid kernel '%s': 'current' or "
-					  "'pre-4.11'",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_PARTITION:
-			if (cli_parse_int(optarg, 1, 1 << 20, &o->partition)) {
-				cli_warnx("invalid partition number '%s'",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_START:
-			rc = size_arg("start", optarg, &o->start);
-			o->start_set = true;
-			break;
-		case OPT_SIZE:
-			rc = size_arg("size", optarg, &o->size);
-			o->size_set = true;
-			break;
-		case OPT_RAID_LEVEL:
-			if (cli_parse_int(optarg, 0, 10, &o->raid_level)) {
-				cli_warnx("invalid RAID level '%s'", optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_RAID_DISKS:
-			if (cli_parse_int(optarg, 2, 4096, &o->raid_disks)) {
-				cli_warnx("invalid number of RAID disks '%s'",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_CHUNK:
-			rc = size_arg("chunk size", optarg, &o->chunk);
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			rc = cli_topo_opt(&o->topo, c, optarg);
-			if (rc > 0) {
-				rc = 0;
-				break;
-			}
-			if (rc == 0)
-				fprintf(stderr,
-					"Try '" PROGRAM " model --help' "
-					"for more information.\n");
+	switch (c) {
+	case 'J':
+		o->json = true;
+		return 0;
+	case OPT_FROM:
+		o->src.from = arg;
+		return 0;
+	case OPT_SYSROOT:
+		o->src.sysroot = arg;
+		return 0;
+	case OPT_PARTITION:
+		if (cli_parse_int(arg, 1, 1 << 20, &o->partition)) {
+			cli_warnx("invalid partition number '%s'", arg);
 			return -EINVAL;
 		}
-		if (rc)
-			return rc;
+		return 0;
+	case OPT_START:
+		o->start_set = true;
+		return size_arg("start", arg, &o->start);
+	case OPT_SIZE:
+		o->size_set = true;
+		return size_arg("size", arg, &o->size);
 	}
+	return 1;
+}
+
+/* The workload: --workload, --rw, --bs, --pattern, --path, --total, ... */
+static int workload_opt(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_WORKLOAD:
+		o->workloads = arg;
+		return 0;
+	case OPT_RW:
+		return pick("direction", arg, "read", "write", &o->rw);
+	case OPT_BS:
+		if (size_arg("I/O size", arg, &o->bs))
+			return -EINVAL;
+		if (!o->bs) {
+			cli_warnx("invalid I/O size '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PATTERN:
+		return pick("pattern", arg, "seq", "rand", &o->pattern);
+	case OPT_PATH:
+		return pick("path", arg, "buffered", "direct", &o->path);
+	case OPT_TOTAL:
+		return size_arg("total", arg, &o->total);
+	case OPT_KERNEL:
+		if (blkalign_kernel_parse(arg, &o->kernel)) {
+			cli_warnx("invalid kernel '%s': 'current' or "
+				  "'pre-4.11'",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* --virt-boundary-mask: 0 is a valid mask (no boundary), 4095 or 0xfff */
+static int virt_arg(struct opts *o, const char *arg)
+{
+	char *end;
+	uint64_t u;
+
+	errno = 0;
+	u = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-') {
+		cli_warnx("invalid virt boundary mask '%s'", arg);
+		return -EINVAL;
+	}
+	o->over.virt_boundary_mask = u;
+	o->virt_set = true;
+	return 0;
+}
+
+/* The queue limits and the md RAID below: --max-segments, ... --chunk */
+static int limits_opt(struct opts *o, int c, const char *arg)
+{
+	struct blkalign_model_geometry *v = &o->over;
+
+	switch (c) {
+	case OPT_MAX_SEGS:
+		return u32_arg("max segments", arg, &v->max_segments);
+	case OPT_MAX_KB:
+		return u32_arg("max sectors kb", arg, &v->max_sectors_kb);
+	case OPT_MAX_SEG_SIZE:
+		return u32_arg("max segment size", arg, &v->max_segment_size);
+	case OPT_VIRT:
+		return virt_arg(o, arg);
+	case OPT_RA:
+		return u32_arg("read ahead kb", arg, &v->read_ahead_kb);
+	case OPT_RAID_LEVEL:
+		if (cli_parse_int(arg, 0, 10, &o->raid_level)) {
+			cli_warnx("invalid RAID level '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_RAID_DISKS:
+		if (cli_parse_int(arg, 2, 4096, &o->raid_disks)) {
+			cli_warnx("invalid number of RAID disks '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_CHUNK:
+		return size_arg("chunk size", arg, &o->chunk);
+	}
+	return 1;
+}
+
+static int model_opt(void *data, int c, const char *arg)
+{
+	struct opts *o = data;
+	int rc = layer_opt(o, c, arg);
+
+	if (rc > 0)
+		rc = workload_opt(o, c, arg);
+	if (rc > 0)
+		rc = limits_opt(o, c, arg);
+	if (rc > 0)
+		rc = cli_topo_opt(&o->topo, c, arg) > 0 ? 0 : -EINVAL;
+	return rc ? BLKALIGN_STATUS_USAGE : 0;
+}
+
+/* The options, then the operands: 0 to go on, CLI_DONE or the status. */
+static int parse_args(int argc, char **argv, struct opts *o,
+		      const char **target)
+{
+	struct blkalign_model_geometry *v = &o->over;
+	int rc = cli_parse_opts(&model_cmd, argc, argv, model_opt, o);
+	int raid;
+
+	if (rc)
+		return rc;
 	/* The image options also override the target's own geometry. */
 	v->logical_sector_size = o->topo.geom.logical_sector_size;
 	v->physical_sector_size = o->topo.geom.physical_sector_size;
 	v->minimum_io_size = o->topo.geom.minimum_io_size;
 	v->optimal_io_size = o->topo.geom.optimal_io_size;
 	v->page_size = o->topo.page;
+	if (optind < argc)
+		*target = argv[optind++];
+	if (optind < argc) {
+		cli_warnx("one target at a time: '%s'", argv[optind]);
+		return BLKALIGN_STATUS_USAGE;
+	}
+	if (cli_source_usage(&o->src, &o->topo))
+		return BLKALIGN_STATUS_USAGE;
+	if (!*target && !o->size_set && !o->src.from)
+		return cli_usage_error("model", "no target: give an image or "
+						"device, or --size");
+	raid = (o->raid_level >= 0) + (o->raid_disks > 0) + (o->chunk > 0);
+	if (raid != 0 && raid != 3) {
+		cli_warnx("--raid-level, --raid-disks and --chunk go together");
+		return BLKALIGN_STATUS_USAGE;
+	}
 	return 0;
+}
+
+/* One layer, named "layer": --start and --size's. */
+static int one_layer(const struct opts *o, struct target_layers *t)
+{
+	t->l = calloc(1, sizeof(*t->l));
+	t->names = calloc(1, sizeof(*t->names));
+	if (!t->l || !t->names)
+		return -ENOMEM;
+	t->l[0].start = o->start;
+	t->l[0].size = o->size;
+	t->names[0] = "layer";
+	t->n = 1;
+	return 0;
+}
+
+/* The layers of audited @d to model: --start/--size's, else its own. */
+static int device_layers(const struct opts *o, const struct blkalign_device *d,
+			 struct target_layers *t)
+{
+	if (!o->start_set && !o->size_set)
+		return pick_layers(o, d, t);
+	if (one_layer(o, t))
+		return -ENOMEM;
+	blkalign_model_layer_from_device(d, 0, &t->l[0]);
+	t->l[0].start = o->start;
+	t->l[0].size = o->size_set
+			       ? o->size
+			       : (d->size > o->start ? d->size - o->start : 0);
+	return 0;
+}
+
+/* A context with the options and a report to audit into: 0 or the
+ * status (*@ctxp, *@repp to free either way). */
+static int open_report(const struct opts *o, struct blkalign_ctx **ctxp,
+		       struct blkalign_report **repp)
+{
+	*ctxp = blkalign_ctx_new();
+	if (!*ctxp)
+		return BLKALIGN_STATUS_FAILED;
+	blkalign_ctx_set_log_fn(*ctxp, cli_log_to_stderr, NULL);
+	if (cli_topo_apply(&o->topo, *ctxp))
+		return BLKALIGN_STATUS_USAGE;
+	if (o->src.sysroot && cli_set_sysroot(*ctxp, o->src.sysroot))
+		return BLKALIGN_STATUS_FAILED;
+	*repp = blkalign_report_new(*ctxp);
+	return *repp ? 0 : BLKALIGN_STATUS_FAILED;
+}
+
+/* @target (NULL: --from's one device) audited into @report: its record,
+ * or NULL with *@status, having said why. */
+static const struct blkalign_device *
+audit_target(const struct opts *o, const char *target,
+	     struct blkalign_report *report, int *status)
+{
+	const struct blkalign_device *d;
+	int rc = cli_source_check(report, &o->src, target);
+
+	*status = BLKALIGN_STATUS_FAILED;
+	if (o->src.from && blkalign_report_ndevices(report) > 1) {
+		cli_warnx("'%s' holds %zu devices: name the one to "
+			  "model",
+			  o->src.from, blkalign_report_ndevices(report));
+		*status = BLKALIGN_STATUS_USAGE;
+		return NULL;
+	}
+	if (o->src.from && rc)
+		return NULL;
+	if (rc || !blkalign_report_ndevices(report)) {
+		if (rc == -ENOTBLK)
+			cli_warnx("'%s' is neither an image file nor a "
+				  "block device",
+				  target);
+		else
+			cli_warnx("cannot open '%s': %s", target,
+				  strerror(rc ? -rc : ENOENT));
+		return NULL;
+	}
+	d = blkalign_report_device(report, 0);
+	for (size_t k = 0; k < d->nproblems; k++)
+		cli_warnx("%s: %s", d->path, d->problems[k]);
+	return d->failed ? NULL : d;
+}
+
+/* The models of every workload on every layer, and the layers' names. */
+struct model_set {
+	struct blkalign_model *m;
+	const char **names;
+	size_t n;
+};
+
+/* Run @w on every layer of @t into @ms: 0, or the status. */
+static int run_models(const struct opts *o,
+		      const struct blkalign_model_geometry *g,
+		      const struct target_layers *t,
+		      const struct blkalign_workload *w, size_t nw,
+		      struct model_set *ms)
+{
+	int status = 0, rc;
+
+	ms->m = calloc(t->n * nw + 1, sizeof(*ms->m));
+	ms->names = calloc(t->n * nw + 1, sizeof(*ms->names));
+	if (!ms->m || !ms->names)
+		return BLKALIGN_STATUS_FAILED;
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t k = 0; k < nw; k++) {
+			rc = blkalign_model_run(g, &t->l[i], &w[k], o->kernel,
+						&ms->m[ms->n]);
+			if (rc) {
+				cli_warnx("cannot model '%s' on '%s': %s",
+					  w[k].name, t->names[i],
+					  rc == -EINVAL ? "impossible geometry "
+							  "or workload"
+							: strerror(-rc));
+				status |= BLKALIGN_STATUS_FAILED;
+				continue;
+			}
+			ms->names[ms->n++] = t->names[i];
+		}
+	}
+	return status;
+}
+
+/* The models on stdout, as text or JSON: 0, or the status. */
+static int print_models(const struct opts *o, const char *target,
+			const struct blkalign_model_geometry *g,
+			const struct model_set *ms)
+{
+	int status = 0;
+
+	if (o->json) {
+		if (blkalign_model_write_json(target, g, ms->names, ms->m,
+					      ms->n, stdout)) {
+			cli_warnx("cannot write the JSON output");
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	} else {
+		for (size_t i = 0; i < ms->n; i++) {
+			if (i == 0 || ms->names[i] != ms->names[i - 1]) {
+				if (i)
+					fputc('\n', stdout);
+				print_layer_head(ms->names[i], &ms->m[i], g,
+						 stdout);
+			}
+			print_model(&ms->m[i], stdout);
+		}
+	}
+	if (fflush(stdout) == EOF) {
+		cli_warnx("write error: %s", strerror(errno));
+		status |= BLKALIGN_STATUS_FAILED;
+	}
+	return status;
+}
+
+/* The layers and their geometry: from the target audited, or --size's. */
+static int target_layers(const struct opts *o, const char **target,
+			 struct blkalign_ctx **ctxp,
+			 struct blkalign_report **repp,
+			 struct blkalign_model_geometry *g,
+			 struct target_layers *t)
+{
+	const struct blkalign_device *d;
+	int status;
+
+	if (!*target && !o->src.from)
+		return one_layer(o, t) ? BLKALIGN_STATUS_FAILED : 0;
+	status = open_report(o, ctxp, repp);
+	if (status)
+		return status;
+	d = audit_target(o, *target, *repp, &status);
+	if (!d)
+		return status;
+	if (!*target)
+		*target = d->path; /* --from: the one device saved */
+	blkalign_model_geometry_from_device(d, g);
+	return device_layers(o, d, t) ? BLKALIGN_STATUS_FAILED : 0;
 }
 
 int cmd_model(int argc, char **argv)
@@ -599,186 +793,35 @@ int cmd_model(int argc, char **argv)
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	struct blkalign_workload *w = NULL;
-	struct blkalign_model *models = NULL;
 	struct target_layers t = {0};
-	const char **names = NULL;
+	struct model_set ms = {0};
 	const char *target = NULL;
-	size_t nw = 0, nm = 0;
-	int status = 0, rc;
+	size_t nw = 0;
+	int status, rc;
 
-	rc = parse_args(argc, argv, &o);
-	if (rc > 0)
-		return 0;
+	rc = parse_args(argc, argv, &o, &target);
 	if (rc)
-		return BLKALIGN_STATUS_USAGE;
-	if (optind < argc)
-		target = argv[optind++];
-	if (optind < argc) {
-		cli_warnx("one target at a time: '%s'", argv[optind]);
-		return BLKALIGN_STATUS_USAGE;
-	}
-	if (cli_source_usage(&o.src, &o.topo))
-		return BLKALIGN_STATUS_USAGE;
-	if (!target && !o.size_set && !o.src.from) {
-		cli_warnx("no target: give an image or device, or --size");
-		fprintf(stderr, "Try '" PROGRAM " model --help' for more "
-				"information.\n");
-		return BLKALIGN_STATUS_USAGE;
-	}
-	if ((o.raid_level >= 0) + (o.raid_disks > 0) + (o.chunk > 0) != 0 &&
-	    (o.raid_level >= 0) + (o.raid_disks > 0) + (o.chunk > 0) != 3) {
-		cli_warnx("--raid-level, --raid-disks and --chunk go together");
-		return BLKALIGN_STATUS_USAGE;
-	}
+		return rc == CLI_DONE ? 0 : rc;
 	rc = workloads(&o, &w, &nw);
 	if (rc)
 		return rc == -ENOMEM ? BLKALIGN_STATUS_FAILED
 				     : BLKALIGN_STATUS_USAGE;
-
-	if (target || o.src.from) {
-		const struct blkalign_device *d;
-
-		ctx = blkalign_ctx_new();
-		if (!ctx) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
-		if (cli_topo_apply(&o.topo, ctx)) {
-			status = BLKALIGN_STATUS_USAGE;
-			goto out;
-		}
-		if (o.src.sysroot && cli_set_sysroot(ctx, o.src.sysroot)) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		report = blkalign_report_new(ctx);
-		if (!report) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		rc = cli_source_check(report, &o.src, target);
-		if (o.src.from && blkalign_report_ndevices(report) > 1) {
-			cli_warnx("'%s' holds %zu devices: name the one to "
-				  "model",
-				  o.src.from, blkalign_report_ndevices(report));
-			status = BLKALIGN_STATUS_USAGE;
-			goto out;
-		}
-		if (o.src.from && rc) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		if (rc || !blkalign_report_ndevices(report)) {
-			if (rc == -ENOTBLK)
-				cli_warnx("'%s' is neither an image file nor a "
-					  "block device",
-					  target);
-			else
-				cli_warnx("cannot open '%s': %s", target,
-					  strerror(rc ? -rc : ENOENT));
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		d = blkalign_report_device(report, 0);
-		for (size_t k = 0; k < d->nproblems; k++)
-			cli_warnx("%s: %s", d->path, d->problems[k]);
-		if (d->failed) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		if (!target)
-			target = d->path; /* --from: the one device saved */
-		blkalign_model_geometry_from_device(d, &g);
-		if (o.start_set || o.size_set) {
-			t.l = calloc(1, sizeof(*t.l));
-			t.names = calloc(1, sizeof(*t.names));
-			if (!t.l || !t.names) {
-				status = BLKALIGN_STATUS_FAILED;
-				goto out;
-			}
-			blkalign_model_layer_from_device(d, 0, &t.l[0]);
-			t.l[0].start = o.start;
-			t.l[0].size = o.size_set ? o.size
-						 : (d->size > o.start
-							    ? d->size - o.start
-							    : 0);
-			t.names[0] = "layer";
-			t.n = 1;
-		} else if (pick_layers(&o, d, &t)) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-	} else {
-		t.l = calloc(1, sizeof(*t.l));
-		t.names = calloc(1, sizeof(*t.names));
-		if (!t.l || !t.names) {
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
-		}
-		t.l[0].start = o.start;
-		t.l[0].size = o.size;
-		t.names[0] = "layer";
-		t.n = 1;
-	}
+	status = target_layers(&o, &target, &ctx, &report, &g, &t);
+	if (status)
+		goto out;
 	apply_overrides(&o, &g);
 	blkalign_model_geometry_defaults(&g);
-	for (size_t i = 0; i < t.n; i++) {
-		if (o.raid_disks > 0) {
-			t.l[i].raid_level = (int32_t)o.raid_level;
-			t.l[i].raid_disks = (uint32_t)o.raid_disks;
-			t.l[i].raid_chunk = o.chunk;
-		}
+	for (size_t i = 0; i < t.n && o.raid_disks > 0; i++) {
+		t.l[i].raid_level = (int32_t)o.raid_level;
+		t.l[i].raid_disks = (uint32_t)o.raid_disks;
+		t.l[i].raid_chunk = o.chunk;
 	}
-
-	models = calloc(t.n * nw + 1, sizeof(*models));
-	names = calloc(t.n * nw + 1, sizeof(*names));
-	if (!models || !names) {
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	for (size_t i = 0; i < t.n; i++) {
-		for (size_t k = 0; k < nw; k++) {
-			rc = blkalign_model_run(&g, &t.l[i], &w[k], o.kernel,
-						&models[nm]);
-			if (rc) {
-				cli_warnx("cannot model '%s' on '%s': %s",
-					  w[k].name, t.names[i],
-					  rc == -EINVAL ? "impossible geometry "
-							  "or workload"
-							: strerror(-rc));
-				status |= BLKALIGN_STATUS_FAILED;
-				continue;
-			}
-			names[nm++] = t.names[i];
-		}
-	}
-	if (o.json) {
-		if (blkalign_model_write_json(target, &g, names, models, nm,
-					      stdout)) {
-			cli_warnx("cannot write the JSON output");
-			status |= BLKALIGN_STATUS_FAILED;
-		}
-	} else {
-		for (size_t i = 0; i < nm; i++) {
-			bool head = i == 0 || names[i] != names[i - 1];
-
-			if (head) {
-				if (i)
-					fputc('\n', stdout);
-				print_layer_head(names[i], &models[i], &g,
-						 stdout);
-			}
-			print_model(&models[i], stdout);
-		}
-	}
-	if (fflush(stdout) == EOF) {
-		cli_warnx("write error: %s", strerror(errno));
-		status |= BLKALIGN_STATUS_FAILED;
-	}
+	status = run_models(&o, &g, &t, w, nw, &ms);
+	if (ms.m && ms.names)
+		status |= print_models(&o, target, &g, &ms);
 out:
-	free(models);
-	free(names);
+	free(ms.m);
+	free(ms.names);
 	free(t.l);
 	free(t.names);
 	free(w);

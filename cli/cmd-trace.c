@@ -89,16 +89,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void hsize(uint64_t b, char *buf, size_t len)
-{
-	if (b >= 1048576 && b % 1048576 == 0)
-		snprintf(buf, len, "%" PRIu64 "M", b / 1048576);
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%" PRIu64 "K", b / 1024);
-	else
-		snprintf(buf, len, "%" PRIu64, b);
-}
-
 static void hlat(uint64_t ns, char *buf, size_t len)
 {
 	if (ns >= 10000000)
@@ -116,8 +106,10 @@ static void print_dir(const char *name, const struct blkalign_trace_dir *d,
 
 	if (!d->requests)
 		return;
-	hsize(d->request_max, mx, sizeof(mx));
-	hsize(d->bytes / d->requests, avg, sizeof(avg));
+	blkalign_size_format(d->request_max, BLKALIGN_SIZE_EXACT, mx,
+			     sizeof(mx));
+	blkalign_size_format(d->bytes / d->requests, BLKALIGN_SIZE_EXACT, avg,
+			     sizeof(avg));
 	hlat(d->lat_p50_ns, l50, sizeof(l50));
 	hlat(d->lat_p90_ns, l90, sizeof(l90));
 	hlat(d->lat_p99_ns, l99, sizeof(l99));
@@ -139,7 +131,8 @@ static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
 		return;
 	fprintf(out, "  %s sizes:", name);
 	for (size_t i = 0; i < d->nsizes; i++) {
-		hsize(d->sizes[i].bytes, s, sizeof(s));
+		blkalign_size_format(d->sizes[i].bytes, BLKALIGN_SIZE_EXACT, s,
+				     sizeof(s));
 		fprintf(out, "%s %s x%" PRIu64, i ? "," : "", s,
 			d->sizes[i].count);
 	}
@@ -207,6 +200,22 @@ static int replay(struct blkalign_trace *t, const char *file)
 	return rc;
 }
 
+/* @cmd started in a child: its pid, or -1 with errno. */
+static pid_t spawn(char **cmd)
+{
+	pid_t child = fork();
+
+	if (child != 0)
+		return child;
+	set_signals(SIG_DFL);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	execvp(cmd[0], cmd);
+	fprintf(stderr, PROGRAM ": cannot run '%s': %s\n", cmd[0],
+		strerror(errno));
+	_exit(127);
+}
+
 /* Run @cmd while recording; returns the command's wait status or -errno. */
 static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 		      int *wstatus)
@@ -216,18 +225,9 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 	int rc = 0;
 
 	if (cmd) {
-		child = fork();
+		child = spawn(cmd);
 		if (child < 0)
 			return -errno;
-		if (child == 0) {
-			set_signals(SIG_DFL);
-			close(wake_pipe[0]);
-			close(wake_pipe[1]);
-			execvp(cmd[0], cmd);
-			fprintf(stderr, PROGRAM ": cannot run '%s': %s\n",
-				cmd[0], strerror(errno));
-			_exit(127);
-		}
 	}
 	for (;;) {
 		/*
@@ -278,198 +278,204 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 	return rc;
 }
 
-int cmd_trace(int argc, char **argv)
+static const struct option longopts[] = {
+	{"duration", required_argument, NULL, 'd'},
+	{"raw", required_argument, NULL, 'r'},
+	{"replay", required_argument, NULL, OPT_REPLAY},
+	{"physical-sector-size", required_argument, NULL, OPT_PSS},
+	{"buffer-size", required_argument, NULL, OPT_BUFFER},
+	{"json", no_argument, NULL, 'J'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct cli_cmd trace_cmd = {"trace", longopts, usage};
+
+struct trace_args {
+	struct blkalign_trace_opts topts;
+	const char *raw, *replay_file, *device;
+	char **cmd; /* after "--" */
+	double duration;
+	bool json;
+};
+
+static int trace_opt(void *data, int c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"duration", required_argument, NULL, 'd'},
-		{"raw", required_argument, NULL, 'r'},
-		{"replay", required_argument, NULL, OPT_REPLAY},
-		{"physical-sector-size", required_argument, NULL, OPT_PSS},
-		{"buffer-size", required_argument, NULL, OPT_BUFFER},
-		{"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct blkalign_trace_opts topts = {0};
-	struct blkalign_trace *t = NULL;
-	struct blkalign_ctx *ctx = NULL;
-	const char *raw = NULL, *replay_file = NULL, *device = NULL;
-	char **cmd = NULL;
-	double duration = 0;
-	int nopt = argc, c, rc, wstatus = 0, status = 0;
-	bool json = false;
+	struct trace_args *a = data;
+	char *end;
 	int64_t v;
+
+	switch (c) {
+	case 'd':
+		errno = 0;
+		a->duration = strtod(arg, &end);
+		if (errno || *end || end == arg || a->duration <= 0 ||
+		    a->duration > 86400 * 365) {
+			cli_warnx("invalid duration '%s'", arg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		return 0;
+	case 'r':
+		a->raw = arg;
+		return 0;
+	case OPT_REPLAY:
+		a->replay_file = arg;
+		return 0;
+	case OPT_PSS:
+		if (cli_parse_int(arg, 512, 65536, &v) || (v & (v - 1))) {
+			cli_warnx("invalid physical sector size '%s'", arg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		a->topts.physical_sector_size = (uint32_t)v;
+		return 0;
+	case OPT_BUFFER:
+		if (cli_parse_int(arg, 64, 1 << 20, &v)) {
+			cli_warnx("invalid buffer size '%s'", arg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		a->topts.buffer_size_kb = (uint32_t)v;
+		return 0;
+	case 'J':
+		a->json = true;
+		return 0;
+	}
+	return BLKALIGN_STATUS_USAGE;
+}
+
+/* The options before "--", the device, the command after: 0 to go on,
+ * CLI_DONE or the exit status. */
+static int parse_args(int argc, char **argv, struct trace_args *a)
+{
+	int nopt = argc, rc;
 
 	/* everything after "--" is the command */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			nopt = i;
-			cmd = argv + i + 1;
+			a->cmd = argv + i + 1;
 			break;
 		}
 	}
-	while ((c = getopt_long(nopt, argv, "d:r:Jh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': {
-			char *end;
-
-			errno = 0;
-			duration = strtod(optarg, &end);
-			if (errno || *end || end == optarg || duration <= 0 ||
-			    duration > 86400 * 365) {
-				cli_warnx("invalid duration '%s'", optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			break;
-		}
-		case 'r':
-			raw = optarg;
-			break;
-		case OPT_REPLAY:
-			replay_file = optarg;
-			break;
-		case OPT_PSS:
-			if (cli_parse_int(optarg, 512, 65536, &v) ||
-			    (v & (v - 1))) {
-				cli_warnx("invalid physical sector size '%s'",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			topts.physical_sector_size = (uint32_t)v;
-			break;
-		case OPT_BUFFER:
-			if (cli_parse_int(optarg, 64, 1 << 20, &v)) {
-				cli_warnx("invalid buffer size '%s'", optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			topts.buffer_size_kb = (uint32_t)v;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try '" PROGRAM " trace --help' for "
-					"more information.\n");
-			return BLKALIGN_STATUS_USAGE;
-		}
-	}
+	rc = cli_parse_opts(&trace_cmd, nopt, argv, trace_opt, a);
+	if (rc)
+		return rc;
 	if (optind < nopt)
-		device = argv[optind++];
+		a->device = argv[optind++];
 	if (optind < nopt) {
 		cli_warnx("unexpected argument '%s' (the command goes after "
 			  "'--')",
 			  argv[optind]);
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (cmd && !*cmd) {
+	if (a->cmd && !*a->cmd) {
 		cli_warnx("no command after '--'");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (replay_file ? (device || cmd || duration > 0)
-			: (!device || !!cmd == (duration > 0))) {
-		cli_warnx(
-			replay_file
-				? "--replay takes no device, command or duration"
-			: !device ? "no device to trace"
-				  : "give a command after '--' or --duration, "
-				    "not both");
-		fprintf(stderr, "Try '" PROGRAM " trace --help' for more "
-				"information.\n");
-		return BLKALIGN_STATUS_USAGE;
-	}
-	if (!replay_file && geteuid() != 0) {
-		cli_warnx("trace needs root: tracefs and the block request "
-			  "events are only accessible to root");
-		return BLKALIGN_STATUS_FAILED;
-	}
+	if (a->replay_file && (a->device || a->cmd || a->duration > 0))
+		return cli_usage_error(
+			"trace",
+			"--replay takes no device, command or duration");
+	if (!a->replay_file && !a->device)
+		return cli_usage_error("trace", "no device to trace");
+	if (!a->replay_file && !!a->cmd == (a->duration > 0))
+		return cli_usage_error("trace", "give a command after '--' or "
+						"--duration, not both");
+	return 0;
+}
 
-	ctx = blkalign_ctx_new();
-	if (!ctx) {
-		cli_warnx("out of memory");
-		return BLKALIGN_STATUS_FAILED;
-	}
-	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
-	if (raw) {
-		topts.raw = fopen(raw, "we");
-		if (!topts.raw) {
-			cli_warnx("cannot open '%s': %s", raw, strerror(errno));
-			status = BLKALIGN_STATUS_FAILED;
-			goto out;
+/* The --raw file and the trace of the device: 0 or the exit status. */
+static int open_trace(struct blkalign_ctx *ctx, struct trace_args *a,
+		      struct blkalign_trace **t)
+{
+	int rc;
+
+	if (a->raw) {
+		a->topts.raw = fopen(a->raw, "we");
+		if (!a->topts.raw) {
+			cli_warnx("cannot open '%s': %s", a->raw,
+				  strerror(errno));
+			return BLKALIGN_STATUS_FAILED;
 		}
 	}
-	rc = blkalign_trace_new(ctx, device, &topts, &t);
-	if (rc) {
-		if (rc == -ENOTBLK || rc == -ENOENT)
-			cli_warnx("'%s' is not a block device", device);
-		else
-			cli_warnx("cannot trace '%s': %s", device,
-				  strerror(-rc));
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	if (replay_file) {
-		if (replay(t, replay_file))
-			status = BLKALIGN_STATUS_FAILED;
-		goto print;
-	}
+	rc = blkalign_trace_new(ctx, a->device, &a->topts, t);
+	if (!rc)
+		return 0;
+	if (rc == -ENOTBLK || rc == -ENOENT)
+		cli_warnx("'%s' is not a block device", a->device);
+	else
+		cli_warnx("cannot trace '%s': %s", a->device, strerror(-rc));
+	return BLKALIGN_STATUS_FAILED;
+}
+
+/* Tracefs set up, signals caught: 0 or the exit status. */
+static int start_trace(struct blkalign_trace *t, const char *device)
+{
+	int rc;
 
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		cli_warnx("cannot make a pipe: %s", strerror(errno));
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
+		return BLKALIGN_STATUS_FAILED;
 	}
 	set_signals(on_signal);
 	rc = blkalign_trace_start(t);
-	if (rc) {
-		if (rc == -EPERM)
-			cli_warnx("trace needs root: tracefs is root-only");
-		else if (rc == -ENODEV)
-			cli_warnx(
-				"no tracefs: the kernel lacks CONFIG_FTRACE or "
-				"tracefs cannot be mounted at "
-				"/sys/kernel/tracing");
-		else
-			cli_warnx("cannot set up tracing of '%s': %s", device,
-				  strerror(-rc));
-		status = BLKALIGN_STATUS_FAILED;
-		goto out;
-	}
-	rc = run_traced(t, cmd, duration, &wstatus);
+	if (!rc)
+		return 0;
+	if (rc == -EPERM)
+		cli_warnx("trace needs root: tracefs is root-only");
+	else if (rc == -ENODEV)
+		cli_warnx("no tracefs: the kernel lacks CONFIG_FTRACE or "
+			  "tracefs cannot be mounted at /sys/kernel/tracing");
+	else
+		cli_warnx("cannot set up tracing of '%s': %s", device,
+			  strerror(-rc));
+	return BLKALIGN_STATUS_FAILED;
+}
+
+/* Record while the command runs or for the duration: the exit status. */
+static int record(struct blkalign_trace *t, const struct trace_args *a)
+{
+	int wstatus = 0, status = 0;
+	int rc = run_traced(t, a->cmd, a->duration, &wstatus);
+
 	set_signals(SIG_DFL);
 	if (rc) {
-		cli_warnx("tracing '%s' failed: %s", device, strerror(-rc));
+		cli_warnx("tracing '%s' failed: %s", a->device, strerror(-rc));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
-	if (cmd && !got_signal) {
-		if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus)) {
-			cli_warnx("'%s' exited with status %d", cmd[0],
-				  WEXITSTATUS(wstatus));
-			status |= BLKALIGN_STATUS_FAILED;
-		} else if (WIFSIGNALED(wstatus)) {
-			cli_warnx("'%s' was killed by signal %d", cmd[0],
-				  WTERMSIG(wstatus));
-			status |= BLKALIGN_STATUS_FAILED;
-		}
+	if (!a->cmd || got_signal)
+		return status;
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus)) {
+		cli_warnx("'%s' exited with status %d", a->cmd[0],
+			  WEXITSTATUS(wstatus));
+		status |= BLKALIGN_STATUS_FAILED;
+	} else if (WIFSIGNALED(wstatus)) {
+		cli_warnx("'%s' was killed by signal %d", a->cmd[0],
+			  WTERMSIG(wstatus));
+		status |= BLKALIGN_STATUS_FAILED;
 	}
-print:
-	if (blkalign_trace_summary(t)->lost_events)
+	return status;
+}
+
+/* The summary on stdout, as text or JSON: 0 or the exit status. */
+static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
+{
+	const struct blkalign_trace_summary *s = blkalign_trace_summary(t);
+	int status = 0;
+	struct rusage ru;
+
+	if (s->lost_events)
 		cli_warnx("%" PRIu64 " events were lost: the counts are low "
 			  "(try a larger --buffer-size)",
-			  blkalign_trace_summary(t)->lost_events);
-	if (json) {
+			  s->lost_events);
+	if (a->json) {
 		if (blkalign_trace_write_json(t, stdout)) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		struct rusage ru;
-
-		print_summary(blkalign_trace_summary(t), stdout);
+		print_summary(s, stdout);
 		/* what tracing cost: this process alone, not the command */
-		if (!replay_file && getrusage(RUSAGE_SELF, &ru) == 0)
+		if (!a->replay_file && getrusage(RUSAGE_SELF, &ru) == 0)
 			printf("\ntracer CPU time: %.3f s\n",
 			       (double)(ru.ru_utime.tv_sec +
 					ru.ru_stime.tv_sec) +
@@ -479,10 +485,46 @@ print:
 	}
 	if (fflush(stdout) == EOF)
 		status |= BLKALIGN_STATUS_FAILED;
+	return status;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a = {0};
+	struct blkalign_trace *t = NULL;
+	struct blkalign_ctx *ctx;
+	int status = parse_args(argc, argv, &a);
+
+	if (status)
+		return status == CLI_DONE ? 0 : status;
+	if (!a.replay_file && geteuid() != 0) {
+		cli_warnx("trace needs root: tracefs and the block request "
+			  "events are only accessible to root");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	ctx = blkalign_ctx_new();
+	if (!ctx) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
+	blkalign_ctx_set_log_fn(ctx, cli_log_to_stderr, NULL);
+	status = open_trace(ctx, &a, &t);
+	if (status)
+		goto out;
+	if (a.replay_file) {
+		if (replay(t, a.replay_file))
+			status = BLKALIGN_STATUS_FAILED;
+	} else {
+		status = start_trace(t, a.device);
+		if (status)
+			goto out;
+		status = record(t, &a);
+	}
+	status |= print_trace(t, &a);
 out:
 	blkalign_trace_free(t);
-	if (topts.raw && fclose(topts.raw) == EOF) {
-		cli_warnx("cannot write '%s': %s", raw, strerror(errno));
+	if (a.topts.raw && fclose(a.topts.raw) == EOF) {
+		cli_warnx("cannot write '%s': %s", a.raw, strerror(errno));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
 	blkalign_ctx_unref(ctx);

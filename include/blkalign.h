@@ -266,6 +266,31 @@ const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
 
 /*
+ * Sizes for people (out/size.c), in one of the styles the text outputs
+ * use.  1536 bytes is "1536" (EXACT), "1.5K" (SHORT), "1.5K" (LSBLK),
+ * "1536 bytes" (WORDS), "1536-byte" (ADJECTIVE); 65536 is "64K", "64K",
+ * "64.0K", "64 KiB", "64 KiB".  Returns 0; -ENOSPC when the text did not
+ * fit in @len bytes (@buf holds what did, NUL-terminated); -EINVAL on no
+ * buffer or an unknown style.
+ */
+enum blkalign_size_style {
+	/* "64K", "1M" when a multiple, else the count: "1536" (trace) */
+	BLKALIGN_SIZE_EXACT,
+	/* "64K", "1M" when a multiple, else one decimal: "1.5K", "512"
+	 * (model) */
+	BLKALIGN_SIZE_SHORT,
+	/* one decimal of the largest unit, like lsblk: "13.2G", "64.0K",
+	 * "512B" (check) */
+	BLKALIGN_SIZE_LSBLK,
+	/* "64 KiB", "1 MiB" when a multiple, else "1536 bytes" (findings) */
+	BLKALIGN_SIZE_WORDS,
+	/* as WORDS, an adjective: "4 KiB", else "1536-byte" (bench) */
+	BLKALIGN_SIZE_ADJECTIVE,
+};
+int blkalign_size_format(uint64_t bytes, enum blkalign_size_style style,
+			 char *buf, size_t len);
+
+/*
  * The I/O cost model (model.c): what the block layer and the device do
  * for a workload on one layer, as pure functions of the geometry.
  * Sources for each rule are cited in lib/analyze/model.c and docs/model.md.

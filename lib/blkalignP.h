@@ -302,8 +302,9 @@ uint64_t ba_off_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_round_up_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_round_down_grid(uint64_t x, uint64_t ao, uint64_t g);
 uint64_t ba_grain(uint64_t pss, uint64_t min_io, uint64_t opt_io);
-const char *ba_size_words(uint64_t bytes, char *buf, size_t len,
-			  const char *unit);
+/* blkalign_size_format() for a printf argument: returns @buf (out/size.c) */
+const char *ba_size_str(uint64_t bytes, enum blkalign_size_style style,
+			char *buf, size_t len);
 
 uint64_t ba_extended_node_bytes(uint64_t size_bytes,
 				uint32_t logical_sector_size);

@@ -5,9 +5,6 @@
  * { ao + k * g }: x is on it when (x - ao) mod g == 0 (the kernel's
  * queue_limit_alignment_offset()).
  */
-#include <inttypes.h>
-#include <stdio.h>
-
 #include "blkalignP.h"
 
 uint64_t ba_gcd64(uint64_t a, uint64_t b)
@@ -74,21 +71,4 @@ uint64_t ba_grain(uint64_t pss, uint64_t min_io, uint64_t opt_io)
 		g = with && with <= 1024 * MIB ? with : opt_io;
 	}
 	return g ? g : MIB;
-}
-
-/**
- * ba_size_words: @bytes as a reader says it: "64 KiB", "1 MiB", or the
- * count and @unit ("3584 bytes" with " bytes", "512-byte" with "-byte").
- * Returns: @buf.
- */
-const char *ba_size_words(uint64_t bytes, char *buf, size_t len,
-			  const char *unit)
-{
-	if (bytes && bytes % MIB == 0)
-		snprintf(buf, len, "%" PRIu64 " MiB", bytes / MIB);
-	else if (bytes && bytes % KIB == 0)
-		snprintf(buf, len, "%" PRIu64 " KiB", bytes / KIB);
-	else
-		snprintf(buf, len, "%" PRIu64 "%s", bytes, unit);
-	return buf;
 }

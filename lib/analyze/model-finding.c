@@ -146,9 +146,10 @@ static int cost_soft_block(const struct blkalign_model_geometry *g,
 		"buffered writes (mkfs, dd): %.1fx requests, at most %s "
 		"instead of %s; reads and direct I/O: no change",
 		blkalign_model_ratio(m.cost.requests, m.cost_aligned.requests),
-		ba_size_words(m.cost.request_max, a, sizeof(a), " bytes"),
-		ba_size_words(m.cost_aligned.request_max, b, sizeof(b),
-			      " bytes"));
+		ba_size_str(m.cost.request_max, BLKALIGN_SIZE_WORDS, a,
+			    sizeof(a)),
+		ba_size_str(m.cost_aligned.request_max, BLKALIGN_SIZE_WORDS, b,
+			    sizeof(b)));
 	if (g->virt_boundary_mask && n > 0 && (size_t)n < len &&
 	    run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_PRE_4_11,
 		&old) == 0)
@@ -210,7 +211,7 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 			buf, len,
 			"direct %s writes: %.1f member I/Os each (%.1f reads) "
 			"instead of %.1f: %.1fx",
-			ba_size_words(unit, a, sizeof(a), " bytes"),
+			ba_size_str(unit, BLKALIGN_SIZE_WORDS, a, sizeof(a)),
 			per(m.cost.raid_reads + m.cost.raid_writes, m.cost.ios),
 			per(m.cost.raid_reads, m.cost.ios),
 			per(m.cost_aligned.raid_reads +
@@ -225,7 +226,7 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 	snprintf(buf, len,
 		 "direct %s writes: %.0f%% straddle two %s units of the "
 		 "device below (%.0f%% when aligned)",
-		 ba_size_words(unit, a, sizeof(a), " bytes"),
+		 ba_size_str(unit, BLKALIGN_SIZE_WORDS, a, sizeof(a)),
 		 100.0 * per(m.cost.chunk_straddles, m.cost.requests),
 		 stripe ? "stripe" : "I/O",
 		 100.0 * per(m.cost_aligned.chunk_straddles,

@@ -101,7 +101,7 @@ static int put_number(struct text *t, const char *mod, uint64_t v)
 	if (!*mod)
 		snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	else if (!strcmp(mod, "h"))
-		ba_size_words(v, buf, sizeof(buf), " bytes");
+		ba_size_str(v, BLKALIGN_SIZE_WORDS, buf, sizeof(buf));
 	else if (!strcmp(mod, "d"))
 		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)v);
 	else if (!strcmp(mod, "x2"))

@@ -35,23 +35,6 @@ static const char *sev_color(enum blkalign_severity s)
 	return BLUE;
 }
 
-/* "13.2G" like lsblk: one decimal below 10 units of the suffix. */
-static void human_size(uint64_t bytes, char *buf, size_t len)
-{
-	static const char units[] = "BKMGTPE";
-	double v = (double)bytes;
-	int u = 0;
-
-	while (v >= 1024 && u < 6) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%" PRIu64 "B", bytes);
-	else
-		snprintf(buf, len, "%.1f%c", v, units[u]);
-}
-
 static const struct {
 	const char *label;
 	size_t off;
@@ -169,8 +152,10 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 		return;
 	}
 	if (l->raid_disks) {
-		human_size(l->raid_chunk, a, sizeof(a));
-		human_size(l->raid_stripe_width, b, sizeof(b));
+		blkalign_size_format(l->raid_chunk, BLKALIGN_SIZE_LSBLK, a,
+				     sizeof(a));
+		blkalign_size_format(l->raid_stripe_width, BLKALIGN_SIZE_LSBLK,
+				     b, sizeof(b));
 		snprintf(buf, len,
 			 "md %s raid%d, %u disks, chunk %s, stripe %s",
 			 l->version ? l->version : "?", l->raid_level,
@@ -180,13 +165,16 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 	}
 	switch (l->kind) {
 	case BLKALIGN_LAYER_LVM:
-		human_size(l->data_offset, a, sizeof(a));
-		human_size(l->extent_size, b, sizeof(b));
+		blkalign_size_format(l->data_offset, BLKALIGN_SIZE_LSBLK, a,
+				     sizeof(a));
+		blkalign_size_format(l->extent_size, BLKALIGN_SIZE_LSBLK, b,
+				     sizeof(b));
 		snprintf(buf, len, "LVM2 PV, pe_start %s, extent %s", a,
 			 l->extent_size ? b : "-");
 		break;
 	case BLKALIGN_LAYER_LUKS:
-		human_size(l->data_offset, a, sizeof(a));
+		blkalign_size_format(l->data_offset, BLKALIGN_SIZE_LSBLK, a,
+				     sizeof(a));
 		snprintf(buf, len, "LUKS%s, payload at %s, sector %u",
 			 l->version ? l->version : "", a,
 			 l->unit ? l->unit : 512);
@@ -195,8 +183,10 @@ static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 		snprintf(buf, len, "zfs, ashift %u", l->zfs_ashift);
 		break;
 	case BLKALIGN_LAYER_FILESYSTEM:
-		human_size(l->fs_stride, a, sizeof(a));
-		human_size(l->fs_stripe_width, b, sizeof(b));
+		blkalign_size_format(l->fs_stride, BLKALIGN_SIZE_LSBLK, a,
+				     sizeof(a));
+		blkalign_size_format(l->fs_stripe_width, BLKALIGN_SIZE_LSBLK, b,
+				     sizeof(b));
 		snprintf(buf, len, "%s, block %u%s%s%s%s",
 			 l->type ? l->type : "?", l->unit,
 			 l->fs_stride ? ", stride " : "", l->fs_stride ? a : "",
@@ -217,7 +207,7 @@ static void print_layer(const struct tree *t, size_t i, const char *prefix,
 	uint64_t sectors = l->size / lss;
 	char size[16], v[256], name[64], sbs[16], ao[24], more[96], sub[32];
 
-	human_size(l->size, size, sizeof(size));
+	blkalign_size_format(l->size, BLKALIGN_SIZE_LSBLK, size, sizeof(size));
 	verdict(t, i, v, sizeof(v));
 	snprintf(name, sizeof(name), "%s%s%s", prefix,
 		 i == 0 ? ""
@@ -300,7 +290,7 @@ static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 {
 	char size[16];
 
-	human_size(d->size, size, sizeof(size));
+	blkalign_size_format(d->size, BLKALIGN_SIZE_LSBLK, size, sizeof(size));
 	fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
 		color ? BOLD : "", d->path, color ? RESET : "", size, d->size,
 		d->is_block_device ? "block device" : "image",

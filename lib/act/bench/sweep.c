@@ -440,7 +440,7 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 
 	if (!r || !buf)
 		return -EINVAL;
-	ba_size_words(r->io_size, io, sizeof(io), "-byte");
+	ba_size_str(r->io_size, BLKALIGN_SIZE_ADJECTIVE, io, sizeof(io));
 	switch (r->verdict) {
 	case BLKALIGN_BENCH_NO_DATA:
 		return snprintf(buf, len,
@@ -464,8 +464,8 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 	case BLKALIGN_BENCH_PENALTY:
 		break;
 	}
-	ba_size_words(r->inferred_physical_sector_size, pss, sizeof(pss),
-		      "-byte");
+	ba_size_str(r->inferred_physical_sector_size, BLKALIGN_SIZE_ADJECTIVE,
+		    pss, sizeof(pss));
 	if (r->claimed_physical_sector_size &&
 	    r->claimed_physical_sector_size !=
 		    r->inferred_physical_sector_size &&
