@@ -599,7 +599,7 @@ int cmd_model(int argc, char **argv)
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	struct blkalign_workload *w = NULL;
-	struct blkalign_model *models = NULL;
+	struct blkalign_model **models = NULL;
 	struct target_layers t = {0};
 	const char **names = NULL;
 	const char *target = NULL;
@@ -754,8 +754,10 @@ int cmd_model(int argc, char **argv)
 		}
 	}
 	if (o.json) {
-		if (blkalign_model_write_json(target, &g, names, models, nm,
-					      stdout)) {
+		if (blkalign_model_write_json(
+			    target, &g, names,
+			    (const struct blkalign_model *const *)models, nm,
+			    stdout)) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}
@@ -766,10 +768,10 @@ int cmd_model(int argc, char **argv)
 			if (head) {
 				if (i)
 					fputc('\n', stdout);
-				print_layer_head(names[i], &models[i], &g,
+				print_layer_head(names[i], models[i], &g,
 						 stdout);
 			}
-			print_model(&models[i], stdout);
+			print_model(models[i], stdout);
 		}
 	}
 	if (fflush(stdout) == EOF) {
@@ -777,6 +779,8 @@ int cmd_model(int argc, char **argv)
 		status |= BLKALIGN_STATUS_FAILED;
 	}
 out:
+	for (size_t i = 0; models && i < nm; i++)
+		blkalign_model_free(models[i]);
 	free(models);
 	free(names);
 	free(t.l);
