@@ -694,7 +694,7 @@ audit_target(const struct opts *o, const char *target,
 
 /* The models of every workload on every layer, and the layers' names. */
 struct model_set {
-	struct blkalign_model *m;
+	const struct blkalign_model **m;
 	const char **names;
 	size_t n;
 };
@@ -706,6 +706,7 @@ static int run_models(const struct opts *o,
 		      const struct blkalign_workload *w, size_t nw,
 		      struct model_set *ms)
 {
+	struct blkalign_model *m;
 	int status = 0, rc;
 
 	ms->m = calloc(t->n * nw + 1, sizeof(*ms->m));
@@ -715,7 +716,7 @@ static int run_models(const struct opts *o,
 	for (size_t i = 0; i < t->n; i++) {
 		for (size_t k = 0; k < nw; k++) {
 			rc = blkalign_model_run(g, &t->l[i], &w[k], o->kernel,
-						&ms->m[ms->n]);
+						&m);
 			if (rc) {
 				cli_warnx("cannot model '%s' on '%s': %s",
 					  w[k].name, t->names[i],
@@ -725,6 +726,7 @@ static int run_models(const struct opts *o,
 				status |= BLKALIGN_STATUS_FAILED;
 				continue;
 			}
+			ms->m[ms->n] = m;
 			ms->names[ms->n++] = t->names[i];
 		}
 	}
@@ -749,10 +751,10 @@ static int print_models(const struct opts *o, const char *target,
 			if (i == 0 || ms->names[i] != ms->names[i - 1]) {
 				if (i)
 					fputc('\n', stdout);
-				print_layer_head(ms->names[i], &ms->m[i], g,
+				print_layer_head(ms->names[i], ms->m[i], g,
 						 stdout);
 			}
-			print_model(&ms->m[i], stdout);
+			print_model(ms->m[i], stdout);
 		}
 	}
 	if (fflush(stdout) == EOF) {
@@ -820,6 +822,8 @@ int cmd_model(int argc, char **argv)
 	if (ms.m && ms.names)
 		status |= print_models(&o, target, &g, &ms);
 out:
+	for (size_t i = 0; ms.m && i < ms.n; i++)
+		blkalign_model_free((struct blkalign_model *)ms.m[i]);
 	free(ms.m);
 	free(ms.names);
 	free(t.l);

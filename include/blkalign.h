@@ -345,8 +345,6 @@ struct blkalign_workload {
 	uint64_t total;	  /* bytes; 0 = the whole layer */
 };
 
-#define BLKALIGN_MODEL_NSIZES 8
-
 struct blkalign_size_count {
 	uint64_t bytes;
 	uint64_t count;
@@ -368,7 +366,7 @@ struct blkalign_model_cost {
 	uint64_t request_max;	/* bytes */
 	uint64_t request_min;	/* bytes */
 	size_t nsizes;		/* request sizes, largest count first */
-	struct blkalign_size_count sizes[BLKALIGN_MODEL_NSIZES];
+	const struct blkalign_size_count *sizes; /* nsizes of them */
 	uint64_t sizes_other;	   /* requests of sizes not listed */
 	uint64_t physical_sectors; /* touched, summed over requests */
 	uint64_t partial_requests; /* writes covering part of a sector */
@@ -412,15 +410,12 @@ int blkalign_model_layer_from_device(const struct blkalign_device *d,
 int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 			       const struct blkalign_model_layer *l,
 			       struct blkalign_model_layer *out);
-int blkalign_model_cost(const struct blkalign_model_geometry *g,
-			const struct blkalign_model_layer *l,
-			const struct blkalign_workload *w,
-			enum blkalign_kernel k,
-			struct blkalign_model_cost *out);
+/* *out: the model, freed with blkalign_model_free; NULL on error. */
 int blkalign_model_run(const struct blkalign_model_geometry *g,
 		       const struct blkalign_model_layer *l,
 		       const struct blkalign_workload *w,
-		       enum blkalign_kernel k, struct blkalign_model *out);
+		       enum blkalign_kernel k, struct blkalign_model **out);
+void blkalign_model_free(struct blkalign_model *m);
 double blkalign_model_ratio(uint64_t actual, uint64_t aligned);
 int blkalign_finding_cost(const struct blkalign_device *d,
 			  const struct blkalign_finding *f, char *buf,
@@ -428,7 +423,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 int blkalign_model_write_json(const char *target,
 			      const struct blkalign_model_geometry *g,
 			      const char *const *layer_names,
-			      const struct blkalign_model *models,
+			      const struct blkalign_model *const *models,
 			      size_t nmodels, FILE *out);
 
 /*

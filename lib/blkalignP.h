@@ -66,6 +66,31 @@ static inline int ba_sized_copy(void *dst, size_t dst_size, const void *src,
 	return 0;
 }
 
+/* Request sizes a summary lists (most frequent first; the rest are
+ * counted as other): the model's costs, the trace's directions. */
+#define BA_SIZES_LISTED 8
+
+/* A cost and the request sizes its pub.sizes points to. */
+struct ba_model_cost {
+	struct blkalign_model_cost pub;
+	struct blkalign_size_count sizes[BA_SIZES_LISTED];
+};
+
+/* A model and the request sizes its costs point to; never copied. */
+struct ba_model {
+	struct blkalign_model pub;
+	struct blkalign_size_count sizes[2][BA_SIZES_LISTED];
+};
+
+int ba_model_cost(const struct blkalign_model_geometry *g,
+		  const struct blkalign_model_layer *l,
+		  const struct blkalign_workload *w, enum blkalign_kernel k,
+		  struct ba_model_cost *out);
+int ba_model_run(const struct blkalign_model_geometry *g,
+		 const struct blkalign_model_layer *l,
+		 const struct blkalign_workload *w, enum blkalign_kernel k,
+		 struct ba_model *out);
+
 /* A caller's model geometry (sized) in and out of the full struct. */
 int ba_model_geometry_in(struct blkalign_model_geometry *copy,
 			 const struct blkalign_model_geometry *in);

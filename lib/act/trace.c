@@ -477,7 +477,7 @@ static void finish_dir(struct ba_trace_dir_acc *d)
 		}
 		s[j] = x;
 	}
-	d->pub.nsizes = n < BLKALIGN_MODEL_NSIZES ? n : BLKALIGN_MODEL_NSIZES;
+	d->pub.nsizes = n < BA_SIZES_LISTED ? n : BA_SIZES_LISTED;
 	memcpy(d->top, s, d->pub.nsizes * sizeof(s[0]));
 	d->pub.sizes = d->top;
 	d->pub.sizes_other = d->sizes_untracked;

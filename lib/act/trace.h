@@ -37,7 +37,7 @@ struct ba_trace_dir_acc {
 	size_t nsizes;
 	struct blkalign_size_count sizes[BA_TRACE_NSIZES];
 	uint64_t sizes_untracked; /* requests of sizes past the first 64 */
-	struct blkalign_size_count top[BLKALIGN_MODEL_NSIZES]; /* pub.sizes */
+	struct blkalign_size_count top[BA_SIZES_LISTED]; /* pub.sizes */
 	uint32_t *lat_us; /* completion latencies, microseconds */
 	size_t nlat, lat_cap;
 	uint64_t lat_max_ns;

@@ -105,8 +105,7 @@ static uint64_t data_disks(const struct blkalign_model_layer *l)
 
 static int run(const struct blkalign_model_geometry *g,
 	       const struct blkalign_model_layer *l, const char *preset,
-	       uint64_t io_size, enum blkalign_kernel k,
-	       struct blkalign_model *m)
+	       uint64_t io_size, enum blkalign_kernel k, struct ba_model *out)
 {
 	struct blkalign_workload w;
 	int rc = blkalign_workload_preset(preset, &w);
@@ -122,7 +121,7 @@ static int run(const struct blkalign_model_geometry *g,
 		w.total = 1024 * w.io_size;
 	else if (!w.total || w.total > 256 * MIB)
 		w.total = 256 * MIB;
-	return blkalign_model_run(g, l, &w, k, m);
+	return ba_model_run(g, l, &w, k, out);
 }
 
 static double per(uint64_t n, uint64_t of)
@@ -134,29 +133,31 @@ static int cost_soft_block(const struct blkalign_model_geometry *g,
 			   const struct blkalign_model_layer *l, char *buf,
 			   size_t len)
 {
-	struct blkalign_model m, old;
+	struct ba_model run_now, run_old;
+	const struct blkalign_model *m = &run_now.pub, *old = &run_old.pub;
 	char a[32], b[32];
 	int rc, n;
 
-	rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT, &m);
+	rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT,
+		 &run_now);
 	if (rc)
 		return rc;
-	n = snprintf(
-		buf, len,
-		"buffered writes (mkfs, dd): %.1fx requests, at most %s "
-		"instead of %s; reads and direct I/O: no change",
-		blkalign_model_ratio(m.cost.requests, m.cost_aligned.requests),
-		ba_size_str(m.cost.request_max, BLKALIGN_SIZE_WORDS, a,
-			    sizeof(a)),
-		ba_size_str(m.cost_aligned.request_max, BLKALIGN_SIZE_WORDS, b,
-			    sizeof(b)));
+	n = snprintf(buf, len,
+		     "buffered writes (mkfs, dd): %.1fx requests, at most %s "
+		     "instead of %s; reads and direct I/O: no change",
+		     blkalign_model_ratio(m->cost.requests,
+					  m->cost_aligned.requests),
+		     ba_size_str(m->cost.request_max, BLKALIGN_SIZE_WORDS, a,
+				 sizeof(a)),
+		     ba_size_str(m->cost_aligned.request_max,
+				 BLKALIGN_SIZE_WORDS, b, sizeof(b)));
 	if (g->virt_boundary_mask && n > 0 && (size_t)n < len &&
 	    run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_PRE_4_11,
-		&old) == 0)
+		&run_old) == 0)
 		snprintf(buf + n, len - (size_t)n,
 			 "; before Linux 4.11 (virt boundary): %.1fx",
-			 blkalign_model_ratio(old.cost.requests,
-					      old.cost_aligned.requests));
+			 blkalign_model_ratio(old->cost.requests,
+					      old->cost_aligned.requests));
 	return 0;
 }
 
@@ -165,23 +166,24 @@ static int cost_physical(const struct blkalign_model_geometry *g,
 			 const struct blkalign_model_layer *l, char *buf,
 			 size_t len)
 {
-	struct blkalign_model r, s;
+	struct ba_model rand, seq;
+	const struct blkalign_model *r = &rand.pub, *s = &seq.pub;
 	int rc;
 
-	rc = run(g, l, "rand-write-4k", 0, BLKALIGN_KERNEL_CURRENT, &r);
+	rc = run(g, l, "rand-write-4k", 0, BLKALIGN_KERNEL_CURRENT, &rand);
 	if (!rc)
 		rc = run(g, l, "seq-write-buffered", 0, BLKALIGN_KERNEL_CURRENT,
-			 &s);
+			 &seq);
 	if (rc)
 		return rc;
 	snprintf(buf, len,
 		 "direct 4 KiB writes: %.1f read-modify-writes per write at "
 		 "the drive, %.1fx physical sectors; sequential writes: %.1f "
 		 "per request",
-		 per(r.cost.rmw, r.cost.ios),
-		 blkalign_model_ratio(r.cost.physical_sectors,
-				      r.cost_aligned.physical_sectors),
-		 per(s.cost.rmw, s.cost.requests));
+		 per(r->cost.rmw, r->cost.ios),
+		 blkalign_model_ratio(r->cost.physical_sectors,
+				      r->cost_aligned.physical_sectors),
+		 per(s->cost.rmw, s->cost.requests));
 	return 0;
 }
 
@@ -191,7 +193,8 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 		     bool stripe, char *buf, size_t len)
 {
 	struct blkalign_model_layer ll = *l;
-	struct blkalign_model m;
+	struct ba_model run_unit;
+	const struct blkalign_model *m = &run_unit.pub;
 	char a[32];
 	int rc;
 
@@ -203,34 +206,35 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 		ll.raid_disks = 2;
 		ll.raid_chunk = unit;
 	}
-	rc = run(g, &ll, "rand-write-4k", unit, BLKALIGN_KERNEL_CURRENT, &m);
+	rc = run(g, &ll, "rand-write-4k", unit, BLKALIGN_KERNEL_CURRENT,
+		 &run_unit);
 	if (rc)
 		return rc;
 	if (l->raid_disks && l->raid_level >= 4 && l->raid_level <= 6) {
-		snprintf(
-			buf, len,
-			"direct %s writes: %.1f member I/Os each (%.1f reads) "
-			"instead of %.1f: %.1fx",
-			ba_size_str(unit, BLKALIGN_SIZE_WORDS, a, sizeof(a)),
-			per(m.cost.raid_reads + m.cost.raid_writes, m.cost.ios),
-			per(m.cost.raid_reads, m.cost.ios),
-			per(m.cost_aligned.raid_reads +
-				    m.cost_aligned.raid_writes,
-			    m.cost_aligned.ios),
-			blkalign_model_ratio(
-				m.cost.raid_reads + m.cost.raid_writes,
-				m.cost_aligned.raid_reads +
-					m.cost_aligned.raid_writes));
+		snprintf(buf, len,
+			 "direct %s writes: %.1f member I/Os each (%.1f reads) "
+			 "instead of %.1f: %.1fx",
+			 ba_size_str(unit, BLKALIGN_SIZE_WORDS, a, sizeof(a)),
+			 per(m->cost.raid_reads + m->cost.raid_writes,
+			     m->cost.ios),
+			 per(m->cost.raid_reads, m->cost.ios),
+			 per(m->cost_aligned.raid_reads +
+				     m->cost_aligned.raid_writes,
+			     m->cost_aligned.ios),
+			 blkalign_model_ratio(
+				 m->cost.raid_reads + m->cost.raid_writes,
+				 m->cost_aligned.raid_reads +
+					 m->cost_aligned.raid_writes));
 		return 0;
 	}
 	snprintf(buf, len,
 		 "direct %s writes: %.0f%% straddle two %s units of the "
 		 "device below (%.0f%% when aligned)",
 		 ba_size_str(unit, BLKALIGN_SIZE_WORDS, a, sizeof(a)),
-		 100.0 * per(m.cost.chunk_straddles, m.cost.requests),
+		 100.0 * per(m->cost.chunk_straddles, m->cost.requests),
 		 stripe ? "stripe" : "I/O",
-		 100.0 * per(m.cost_aligned.chunk_straddles,
-			     m.cost_aligned.requests));
+		 100.0 * per(m->cost_aligned.chunk_straddles,
+			     m->cost_aligned.requests));
 	return 0;
 }
 

@@ -691,8 +691,9 @@ static uint64_t request_cap(const struct sim *s, uint64_t seg)
 	return min64(round_down(g->max_bytes, s->sbs), g->max_segs * s->sbs);
 }
 
-static void finish_cost(const struct sim *s, struct blkalign_model_cost *c)
+static void finish_cost(const struct sim *s, struct ba_model_cost *out)
 {
+	struct blkalign_model_cost *c = &out->pub;
 	const struct acc *a = &s->a;
 	struct blkalign_size_count sorted[NSIZES];
 
@@ -727,8 +728,9 @@ static void finish_cost(const struct sim *s, struct blkalign_model_cost *c)
 		}
 		sorted[j] = t;
 	}
-	c->nsizes = min64(a->nsizes, BLKALIGN_MODEL_NSIZES);
-	memcpy(c->sizes, sorted, c->nsizes * sizeof(c->sizes[0]));
+	c->nsizes = min64(a->nsizes, BA_SIZES_LISTED);
+	memcpy(out->sizes, sorted, c->nsizes * sizeof(out->sizes[0]));
+	c->sizes = out->sizes;
 	c->sizes_other = a->sizes_other;
 	for (size_t i = c->nsizes; i < a->nsizes; i++)
 		c->sizes_other += sorted[i].count;
@@ -760,18 +762,18 @@ static void scale_acc(struct acc *a, uint64_t k, uint64_t n)
 #undef SC
 }
 
-/**
- * blkalign_model_cost: what workload @w costs on layer @l of a device of
+/*
+ * ba_model_cost: what workload @w costs on layer @l of a device of
  * geometry @g, on kernel @k.  Sequential workloads start at the layer
  * start; random ones are io_size-aligned from the layer start, spread
  * evenly over one period of every grid (pages, physical sectors, RAID
  * chunks and stripes), and scaled to the total.
  * Returns: 0, or -EINVAL for impossible input, -ENOMEM.
  */
-int blkalign_model_cost(const struct blkalign_model_geometry *g,
-			const struct blkalign_model_layer *l,
-			const struct blkalign_workload *w,
-			enum blkalign_kernel k, struct blkalign_model_cost *out)
+int ba_model_cost(const struct blkalign_model_geometry *g,
+		  const struct blkalign_model_layer *l,
+		  const struct blkalign_workload *w, enum blkalign_kernel k,
+		  struct ba_model_cost *out)
 {
 	struct sim s;
 	uint64_t total, period, bound;
@@ -861,12 +863,12 @@ int blkalign_model_cost(const struct blkalign_model_geometry *g,
 		total = n * w->io_size;
 	}
 	finish_cost(&s, out);
-	out->bytes = total;
-	out->soft_block_size = (uint32_t)s.sbs;
-	out->request_cap = request_cap(&s, 0);
-	out->request_cap_min =
+	out->pub.bytes = total;
+	out->pub.soft_block_size = (uint32_t)s.sbs;
+	out->pub.request_cap = request_cap(&s, 0);
+	out->pub.request_cap_min =
 		request_cap(&s, min64(s.g.page, s.g.max_seg_size));
-	out->request_cap_max = request_cap(&s, s.g.max_seg_size);
+	out->pub.request_cap_max = request_cap(&s, s.g.max_seg_size);
 	return 0;
 }
 
@@ -992,40 +994,81 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 	return 0;
 }
 
-/**
- * blkalign_model_run: workload @w on layer @l as it is and aligned.
+/*
+ * ba_model_run: workload @w on layer @l as it is and aligned, into @out.
  * Both runs move the same bytes: a total of 0 (the whole layer) or one
  * larger than a layer is cut to the smaller of the two sizes.
  * Returns: 0, -EINVAL or -ENOMEM.
  */
-int blkalign_model_run(const struct blkalign_model_geometry *g,
-		       const struct blkalign_model_layer *l,
-		       const struct blkalign_workload *w,
-		       enum blkalign_kernel k, struct blkalign_model *out)
+int ba_model_run(const struct blkalign_model_geometry *g,
+		 const struct blkalign_model_layer *l,
+		 const struct blkalign_workload *w, enum blkalign_kernel k,
+		 struct ba_model *out)
 {
+	struct blkalign_model *m = &out->pub;
 	struct blkalign_workload same;
+	struct ba_model_cost c;
 	int rc;
 
-	if (!g || !l || !w || !out)
+	if (!g || !l || !w)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	out->workload = *w;
-	out->kernel = k;
-	out->actual = *l;
-	rc = blkalign_model_align_layer(g, l, &out->aligned);
+	m->workload = *w;
+	m->kernel = k;
+	m->actual = *l;
+	rc = blkalign_model_align_layer(g, l, &m->aligned);
 	if (rc)
 		return rc;
 	same = *w;
-	if (!same.total || same.total > out->aligned.size)
-		same.total = out->aligned.size;
+	if (!same.total || same.total > m->aligned.size)
+		same.total = m->aligned.size;
 	if (same.total > l->size)
 		same.total = l->size;
-	out->workload.total = same.total;
-	rc = blkalign_model_cost(g, l, &same, k, &out->cost);
+	m->workload.total = same.total;
+	rc = ba_model_cost(g, l, &same, k, &c);
 	if (rc)
 		return rc;
-	return blkalign_model_cost(g, &out->aligned, &same, k,
-				   &out->cost_aligned);
+	m->cost = c.pub;
+	memcpy(out->sizes[0], c.sizes, sizeof(c.sizes));
+	m->cost.sizes = out->sizes[0];
+	rc = ba_model_cost(g, &m->aligned, &same, k, &c);
+	if (rc)
+		return rc;
+	m->cost_aligned = c.pub;
+	memcpy(out->sizes[1], c.sizes, sizeof(c.sizes));
+	m->cost_aligned.sizes = out->sizes[1];
+	return 0;
+}
+
+/**
+ * blkalign_model_run: see blkalign.h and ba_model_run.
+ */
+int blkalign_model_run(const struct blkalign_model_geometry *g,
+		       const struct blkalign_model_layer *l,
+		       const struct blkalign_workload *w,
+		       enum blkalign_kernel k, struct blkalign_model **out)
+{
+	struct ba_model *m;
+	int rc;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	m = malloc(sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	rc = ba_model_run(g, l, w, k, m);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	*out = &m->pub;
+	return 0;
+}
+
+void blkalign_model_free(struct blkalign_model *m)
+{
+	free(m); /* pub is the first member of struct ba_model */
 }
 
 /**

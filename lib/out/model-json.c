@@ -144,7 +144,7 @@ static struct json_object *model_json(const char *name,
 int blkalign_model_write_json(const char *target,
 			      const struct blkalign_model_geometry *g,
 			      const char *const *layer_names,
-			      const struct blkalign_model *models,
+			      const struct blkalign_model *const *models,
 			      size_t nmodels, FILE *out)
 {
 	struct blkalign_model_geometry geom;
@@ -164,7 +164,7 @@ int blkalign_model_write_json(const char *target,
 	for (size_t i = 0; i < nmodels; i++)
 		json_object_array_add(
 			arr, model_json(layer_names ? layer_names[i] : NULL,
-					&models[i]));
+					models[i]));
 	json_object_object_add(root, "models", arr);
 	return ba_json_write(root, out);
 }

@@ -12,6 +12,8 @@
 #include "blkalign.h"
 #include "table.h"
 
+#include "blkalignP.h"
+
 #define S(n) ((uint64_t)(n)*512) /* 512-byte sectors to bytes */
 #define K(n) ((uint64_t)(n)*1024)
 #define M(n) ((uint64_t)(n)*1024 * 1024)
@@ -472,17 +474,18 @@ static const struct cost_row cost_rows[] = {
 static void test_cost(void **state)
 {
 	const struct cost_row *r = *state;
-	struct blkalign_model_cost c;
+	struct ba_model_cost cost;
+	const struct blkalign_model_cost *c = &cost.pub;
 	int rc;
 
-	rc = blkalign_model_cost(&r->g, &r->l, &r->w, r->kernel, &c);
+	rc = ba_model_cost(&r->g, &r->l, &r->w, r->kernel, &cost);
 	EXPECT_S64(r, "return code", rc, 0);
-	EXPECT_U64(r, "requests", c.requests, r->requests);
-	EXPECT_U64(r, "request_max", c.request_max, r->request_max);
-	EXPECT_U64(r, "request_min", c.request_min, r->request_min);
-	EXPECT_U64(r, "request_cap", c.request_cap, r->request_cap);
-	EXPECT_U64(r, "rmw", c.rmw, r->rmw);
-	EXPECT_U64(r, "physical_sectors (of 512 or 4096)", c.physical_sectors,
+	EXPECT_U64(r, "requests", c->requests, r->requests);
+	EXPECT_U64(r, "request_max", c->request_max, r->request_max);
+	EXPECT_U64(r, "request_min", c->request_min, r->request_min);
+	EXPECT_U64(r, "request_cap", c->request_cap, r->request_cap);
+	EXPECT_U64(r, "rmw", c->rmw, r->rmw);
+	EXPECT_U64(r, "physical_sectors (of 512 or 4096)", c->physical_sectors,
 		   r->physical_sectors);
 	for (int k = 0; k < 2; k++) {
 		uint64_t size = k ? r->size2 : r->size1;
@@ -490,9 +493,9 @@ static void test_cost(void **state)
 
 		if (!size)
 			continue;
-		for (size_t i = 0; i < c.nsizes; i++)
-			if (c.sizes[i].bytes == size)
-				got = c.sizes[i].count;
+		for (size_t i = 0; i < c->nsizes; i++)
+			if (c->sizes[i].bytes == size)
+				got = c->sizes[i].count;
 		EXPECT_U64(r,
 			   size == r->size1 ? "count of size1"
 					    : "count of size2",
@@ -545,18 +548,19 @@ static void test_raid(void **state)
 	struct blkalign_model_layer l = {r->start, M(1024), r->disks, r->level,
 					 r->chunk};
 	struct blkalign_workload w = WL(W, RND, DIR, r->io_size, r->io_size);
-	struct blkalign_model_cost c;
+	struct ba_model_cost cost;
+	const struct blkalign_model_cost *c = &cost.pub;
 
 	EXPECT_S64(r, "return code",
-		   blkalign_model_cost(&g, &l, &w, BLKALIGN_KERNEL_CURRENT, &c),
+		   ba_model_cost(&g, &l, &w, BLKALIGN_KERNEL_CURRENT, &cost),
 		   0);
-	EXPECT_U64(r, "ios", c.ios, 1);
-	EXPECT_U64(r, "raid_reads", c.raid_reads, r->reads);
-	EXPECT_U64(r, "raid_writes", c.raid_writes, r->writes);
-	EXPECT_U64(r, "full stripes", c.raid_full_stripes, r->full);
-	EXPECT_U64(r, "rmw stripes", c.raid_rmw_stripes, r->rmw);
-	EXPECT_U64(r, "rcw stripes", c.raid_rcw_stripes, r->rcw);
-	EXPECT_U64(r, "chunk straddles", c.chunk_straddles, r->straddles);
+	EXPECT_U64(r, "ios", c->ios, 1);
+	EXPECT_U64(r, "raid_reads", c->raid_reads, r->reads);
+	EXPECT_U64(r, "raid_writes", c->raid_writes, r->writes);
+	EXPECT_U64(r, "full stripes", c->raid_full_stripes, r->full);
+	EXPECT_U64(r, "rmw stripes", c->raid_rmw_stripes, r->rmw);
+	EXPECT_U64(r, "rcw stripes", c->raid_rcw_stripes, r->rcw);
+	EXPECT_U64(r, "chunk straddles", c->chunk_straddles, r->straddles);
 }
 
 /* The same 3+1 example through blkalign_model_run: 8 I/Os vs 4. */
@@ -565,18 +569,30 @@ static void test_raid_run(void **state)
 	struct blkalign_model_geometry g = LOOP;
 	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
 	struct blkalign_workload w = WL(W, RND, DIR, K(192), K(192));
-	struct blkalign_model m;
+	struct blkalign_model *m = NULL;
 	const struct cost_row row = {"raid5-run"};
 
 	(void)state;
 	EXPECT_S64(&row, "rc", blkalign_model_run(&g, &l, &w, CUR, &m), 0);
 	/* aligned start: lcm(1 MiB, 192 KiB) = 3 MiB grain, up from
 	 * 3 MiB + 64 KiB -> 6 MiB */
-	EXPECT_U64(&row, "aligned start", m.aligned.start, M(6));
+	EXPECT_U64(&row, "aligned start", m->aligned.start, M(6));
 	EXPECT_U64(&row, "actual member I/Os",
-		   m.cost.raid_reads + m.cost.raid_writes, 8);
+		   m->cost.raid_reads + m->cost.raid_writes, 8);
 	EXPECT_U64(&row, "aligned member I/Os",
-		   m.cost_aligned.raid_reads + m.cost_aligned.raid_writes, 4);
+		   m->cost_aligned.raid_reads + m->cost_aligned.raid_writes, 4);
+	/* the request sizes it lists are its own: they add up */
+	for (int k = 0; k < 2; k++) {
+		const struct blkalign_model_cost *c =
+			k ? &m->cost_aligned : &m->cost;
+		uint64_t n = c->sizes_other;
+
+		assert_true(c->nsizes > 0);
+		for (size_t i = 0; i < c->nsizes; i++)
+			n += c->sizes[i].count;
+		EXPECT_U64(&row, "listed + other requests", n, c->requests);
+	}
+	blkalign_model_free(m);
 }
 
 /*
@@ -591,15 +607,16 @@ static void test_raid_stream(void **state)
 	struct blkalign_model_geometry g = LOOP;
 	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
-	struct blkalign_model_cost c;
+	struct ba_model_cost cost;
+	const struct blkalign_model_cost *c = &cost.pub;
 	const struct cost_row row = {"raid5-stream"};
 
 	(void)state;
-	EXPECT_S64(&row, "rc", blkalign_model_cost(&g, &l, &w, CUR, &c), 0);
-	EXPECT_U64(&row, "stripes", c.raid_stripes, 6);
-	EXPECT_U64(&row, "full", c.raid_full_stripes, 4);
-	EXPECT_U64(&row, "reads", c.raid_reads, 2);
-	EXPECT_U64(&row, "writes", c.raid_writes, 3 + 16 + 3);
+	EXPECT_S64(&row, "rc", ba_model_cost(&g, &l, &w, CUR, &cost), 0);
+	EXPECT_U64(&row, "stripes", c->raid_stripes, 6);
+	EXPECT_U64(&row, "full", c->raid_full_stripes, 4);
+	EXPECT_U64(&row, "reads", c->raid_reads, 2);
+	EXPECT_U64(&row, "writes", c->raid_writes, 3 + 16 + 3);
 }
 
 /* The aligned layout: start up to the 1 MiB grain, size down to pages. */
@@ -646,21 +663,21 @@ static void test_invalid(void **state)
 	struct blkalign_model_layer raid = {M(1), M(64), 1, 5, K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
 	struct blkalign_workload odd = WL(W, SEQ, DIR, 1000, M(1));
-	struct blkalign_model_cost c;
+	struct ba_model_cost cost;
 	const struct cost_row row = {"invalid"};
 
 	(void)state;
 	bad.physical_sector_size = 256;
-	EXPECT_S64(&row, "pss 256", blkalign_model_cost(&bad, &l, &w, CUR, &c),
+	EXPECT_S64(&row, "pss 256", ba_model_cost(&bad, &l, &w, CUR, &cost),
 		   -22);
 	EXPECT_S64(&row, "1-disk raid5",
-		   blkalign_model_cost(&g, &raid, &w, CUR, &c), -22);
+		   ba_model_cost(&g, &raid, &w, CUR, &cost), -22);
 	EXPECT_S64(&row, "I/O size not a sector multiple",
-		   blkalign_model_cost(&g, &l, &odd, CUR, &c), -22);
+		   ba_model_cost(&g, &l, &odd, CUR, &cost), -22);
 	/* A geometry without its size is refused, not read. */
 	bad = g;
 	bad.size = 0;
-	EXPECT_S64(&row, "size 0", blkalign_model_cost(&bad, &l, &w, CUR, &c),
+	EXPECT_S64(&row, "size 0", ba_model_cost(&bad, &l, &w, CUR, &cost),
 		   -22);
 	EXPECT_S64(&row, "size 0: defaults",
 		   blkalign_model_geometry_defaults(&bad), -22);

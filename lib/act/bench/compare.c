@@ -414,7 +414,7 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 	const struct blkalign_device *d;
 	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_model_layer l, lw;
-	struct blkalign_model_cost m, mw;
+	struct ba_model_cost m, mw;
 	struct blkalign_workload w;
 	size_t li = 0;
 
@@ -436,13 +436,13 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 		goto out;
 	w.io_size = c->io_size;
 	w.total = c->region_size;
-	if (blkalign_model_cost(&g, &l, &w, BLKALIGN_KERNEL_CURRENT, &m) ||
-	    blkalign_model_cost(&g, &lw, &w, BLKALIGN_KERNEL_CURRENT, &mw))
+	if (ba_model_cost(&g, &l, &w, BLKALIGN_KERNEL_CURRENT, &m) ||
+	    ba_model_cost(&g, &lw, &w, BLKALIGN_KERNEL_CURRENT, &mw))
 		goto out;
-	c->sides[0].model_requests = m.requests;
-	c->sides[0].model_request_cap = m.request_cap;
-	c->sides[1].model_requests = mw.requests;
-	c->sides[1].model_request_cap = mw.request_cap;
+	c->sides[0].model_requests = m.pub.requests;
+	c->sides[0].model_request_cap = m.pub.request_cap;
+	c->sides[1].model_requests = mw.pub.requests;
+	c->sides[1].model_request_cap = mw.pub.request_cap;
 out:
 	blkalign_report_unref(rep);
 }
@@ -942,9 +942,9 @@ static int compare(struct blkalign_ctx *ctx, const char *path,
  *
  * Returns 0 and *out (also when stopped early: see rounds_done), -EINVAL
  * for bad options, -ENOENT for an unknown engine, -ENOMEM, -ENOTBLK when
- * a block device is needed, -EMEDIUMTYPE when a partition is needed, -EBUSY when
- * writing to a device in use, -ENOSPC when the target is too small, or
- * the -errno of the failed open, window or I/O.
+ * a block device is needed, -EMEDIUMTYPE when a partition is needed, -EBUSY
+ * when writing to a device in use, -ENOSPC when the target is too small, or the
+ * -errno of the failed open, window or I/O.
  */
 int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 			   const struct blkalign_bench_opts *given,
