@@ -297,25 +297,44 @@ static int parse_progress(const char *arg, enum progress_mode *mode)
 	return -1;
 }
 
-/* One option into @a: 0, or the exit status (-1: --help said). */
-static int parse_opt(struct fix_args *a, int c)
+static const struct option longopts[] = {
+	{"yes", no_argument, NULL, OPT_YES},
+	{"partition", required_argument, NULL, OPT_PARTITION},
+	{"journal", required_argument, NULL, OPT_JOURNAL},
+	{"resume", no_argument, NULL, OPT_RESUME},
+	{"rollback", no_argument, NULL, OPT_ROLLBACK},
+	{"inspect", no_argument, NULL, OPT_INSPECT},
+	{"journal-dir", required_argument, NULL, OPT_JOURNAL_DIR},
+	{"copy-all", no_argument, NULL, OPT_COPY_ALL},
+	{"step", required_argument, NULL, OPT_STEP},
+	{"progress", required_argument, NULL, OPT_PROGRESS},
+	{"json", no_argument, NULL, 'J'},
+	CLI_TOPO_LONGOPTS,
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct cli_cmd fix_cmd = {"fix", longopts, usage};
+
+/* One option into @a (a struct fix_args): 0, or the exit status. */
+static int fix_opt(void *data, int c, const char *arg)
 {
+	struct fix_args *a = data;
 	int64_t v;
-	int rc;
 
 	switch (c) {
 	case OPT_YES:
 		a->yes = true;
 		return 0;
 	case OPT_PARTITION:
-		if (cli_parse_int(optarg, 1, 65535, &v)) {
-			cli_warnx("invalid partition number '%s'", optarg);
+		if (cli_parse_int(arg, 1, 65535, &v)) {
+			cli_warnx("invalid partition number '%s'", arg);
 			return BLKALIGN_STATUS_USAGE;
 		}
 		a->only = (int)v;
 		return 0;
 	case OPT_JOURNAL:
-		a->fo.journal = optarg;
+		a->fo.journal = arg;
 		return 0;
 	case OPT_RESUME:
 		a->resume = true;
@@ -327,66 +346,28 @@ static int parse_opt(struct fix_args *a, int c)
 		a->inspect = true;
 		return 0;
 	case OPT_JOURNAL_DIR:
-		journal_dir = optarg;
+		journal_dir = arg;
 		return 0;
 	case OPT_COPY_ALL:
 		a->fo.copy_all = true;
 		return 0;
 	case OPT_STEP:
-		if (cli_parse_size(optarg, &a->fo.max_step) ||
+		if (cli_parse_size(arg, &a->fo.max_step) ||
 		    a->fo.max_step < 512 || a->fo.max_step > 256ULL << 20) {
-			cli_warnx("invalid step '%s' (512 to 256M)", optarg);
+			cli_warnx("invalid step '%s' (512 to 256M)", arg);
 			return BLKALIGN_STATUS_USAGE;
 		}
 		return 0;
 	case OPT_PROGRESS:
-		return parse_progress(optarg, &a->prog.mode)
+		return parse_progress(arg, &a->prog.mode)
 			       ? BLKALIGN_STATUS_USAGE
 			       : 0;
 	case 'J':
 		a->json = true;
 		return 0;
-	case 'h':
-		usage(stdout);
-		return -1;
-	default:
-		rc = cli_topo_opt(&a->topo, c, optarg);
-		if (rc > 0)
-			return 0;
-		if (rc == 0)
-			fprintf(stderr, "Try '" PROGRAM " fix --help' "
-					"for more information.\n");
-		return BLKALIGN_STATUS_USAGE;
 	}
-}
-
-/* The options into @a: 0 to go on, or the exit status (-1: 0, said). */
-static int parse(int argc, char **argv, struct fix_args *a)
-{
-	static const struct option longopts[] = {
-		{"yes", no_argument, NULL, OPT_YES},
-		{"partition", required_argument, NULL, OPT_PARTITION},
-		{"journal", required_argument, NULL, OPT_JOURNAL},
-		{"resume", no_argument, NULL, OPT_RESUME},
-		{"rollback", no_argument, NULL, OPT_ROLLBACK},
-		{"inspect", no_argument, NULL, OPT_INSPECT},
-		{"journal-dir", required_argument, NULL, OPT_JOURNAL_DIR},
-		{"copy-all", no_argument, NULL, OPT_COPY_ALL},
-		{"step", required_argument, NULL, OPT_STEP},
-		{"progress", required_argument, NULL, OPT_PROGRESS},
-		{"json", no_argument, NULL, 'J'},
-		CLI_TOPO_LONGOPTS,
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c, rc;
-
-	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
-		rc = parse_opt(a, c);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	/* a bad value: said */
+	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
 /* A new fix or --resume/--rollback: the target's journal chosen and
@@ -523,16 +504,15 @@ static int fix_target(struct blkalign_ctx *ctx, struct fix_args *a, int argc,
 	    !a->yes)
 		return do_inspect(ctx, optind < argc ? argv[optind] : NULL,
 				  a->fo.journal, a->json);
-	if (optind + 1 != argc || a->inspect) {
-		cli_warnx(a->inspect	   ? "--inspect takes a journal or a "
-					     "target, and no --yes, --resume or "
-					     "--rollback"
-			  : optind >= argc ? "no target given"
-					   : "fix takes one target");
-		fprintf(stderr, "Try '" PROGRAM " fix --help' for more "
-				"information.\n");
-		return BLKALIGN_STATUS_USAGE;
-	}
+	if (optind + 1 != argc || a->inspect)
+		return cli_usage_error("fix", "%s",
+				       a->inspect ? "--inspect takes a journal "
+						    "or a target, and no "
+						    "--yes, --resume or "
+						    "--rollback"
+				       : optind >= argc
+					       ? "no target given"
+					       : "fix takes one target");
 	if (a->resume && a->rollback) {
 		cli_warnx("--resume and --rollback exclude each other");
 		return BLKALIGN_STATUS_USAGE;
@@ -551,10 +531,10 @@ int cmd_fix(int argc, char **argv)
 {
 	struct fix_args a = {.fo = {.size = sizeof(a.fo)}};
 	struct blkalign_ctx *ctx;
-	int status = parse(argc, argv, &a);
+	int status = cli_parse_opts(&fix_cmd, argc, argv, fix_opt, &a);
 
 	if (status)
-		return status < 0 ? 0 : status;
+		return status == CLI_DONE ? 0 : status;
 	ctx = blkalign_ctx_new();
 	if (!ctx) {
 		cli_warnx("out of memory");

@@ -154,104 +154,103 @@ static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
 	return status;
 }
 
-int cmd_plan(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'J'},
-		{"sfdisk", no_argument, NULL, OPT_SFDISK},
-		{"partition", required_argument, NULL, OPT_PARTITION},
-		{"throughput", required_argument, NULL, OPT_THROUGHPUT},
-		{"sysroot", required_argument, NULL, OPT_SYSROOT},
-		{"from", required_argument, NULL, OPT_FROM},
-		CLI_TOPO_LONGOPTS,
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct cli_topo topo = {0};
-	struct blkalign_report *report = NULL;
-	struct blkalign_plan *plan = NULL;
-	struct blkalign_ctx *ctx = NULL;
-	uint64_t tput = DEFAULT_THROUGHPUT;
-	unsigned int status = 0;
-	bool json = false, sfdisk = false;
-	struct cli_source src = {0};
-	int64_t v;
-	int only = 0;
-	int c, rc;
+static const struct option longopts[] = {
+	{"json", no_argument, NULL, 'J'},
+	{"sfdisk", no_argument, NULL, OPT_SFDISK},
+	{"partition", required_argument, NULL, OPT_PARTITION},
+	{"throughput", required_argument, NULL, OPT_THROUGHPUT},
+	{"sysroot", required_argument, NULL, OPT_SYSROOT},
+	{"from", required_argument, NULL, OPT_FROM},
+	CLI_TOPO_LONGOPTS,
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
 
-	while ((c = getopt_long(argc, argv, "Jb:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case OPT_SFDISK:
-			sfdisk = true;
-			break;
-		case OPT_PARTITION:
-			if (cli_parse_int(optarg, 1, 65535, &v)) {
-				cli_warnx("invalid partition number '%s'",
-					  optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			only = (int)v;
-			break;
-		case OPT_THROUGHPUT:
-			if (cli_parse_size(optarg, &tput) || !tput) {
-				cli_warnx("invalid throughput '%s'", optarg);
-				return BLKALIGN_STATUS_USAGE;
-			}
-			break;
-		case OPT_SYSROOT:
-			src.sysroot = optarg;
-			break;
-		case OPT_FROM:
-			src.from = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			rc = cli_topo_opt(&topo, c, optarg);
-			if (rc > 0)
-				break;
-			if (rc == 0)
-				fprintf(stderr, "Try '" PROGRAM " plan --help' "
-						"for more information.\n");
+static const struct cli_cmd plan_cmd = {"plan", longopts, usage};
+
+struct plan_args {
+	struct cli_topo topo;
+	struct cli_source src;
+	uint64_t tput; /* bytes/s */
+	int only;      /* --partition, 0: all */
+	bool json, sfdisk;
+	const char *target; /* NULL: the one device of --from */
+};
+
+static int plan_opt(void *data, int c, const char *arg)
+{
+	struct plan_args *a = data;
+	int64_t v;
+
+	switch (c) {
+	case 'J':
+		a->json = true;
+		return 0;
+	case OPT_SFDISK:
+		a->sfdisk = true;
+		return 0;
+	case OPT_PARTITION:
+		if (cli_parse_int(arg, 1, 65535, &v)) {
+			cli_warnx("invalid partition number '%s'", arg);
 			return BLKALIGN_STATUS_USAGE;
 		}
+		a->only = (int)v;
+		return 0;
+	case OPT_THROUGHPUT:
+		if (cli_parse_size(arg, &a->tput) || !a->tput) {
+			cli_warnx("invalid throughput '%s'", arg);
+			return BLKALIGN_STATUS_USAGE;
+		}
+		return 0;
+	case OPT_SYSROOT:
+		a->src.sysroot = arg;
+		return 0;
+	case OPT_FROM:
+		a->src.from = arg;
+		return 0;
 	}
-	if (json && sfdisk) {
+	/* a bad value: said */
+	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+}
+
+/* The options, then the target: 0 to go on, CLI_DONE or the status. */
+static int parse_args(int argc, char **argv, struct plan_args *a)
+{
+	int rc = cli_parse_opts(&plan_cmd, argc, argv, plan_opt, a);
+
+	if (rc)
+		return rc;
+	if (a->json && a->sfdisk) {
 		cli_warnx("--json and --sfdisk exclude each other");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (cli_source_usage(&src, &topo))
+	if (cli_source_usage(&a->src, &a->topo))
 		return BLKALIGN_STATUS_USAGE;
-	if (src.sysroot && sfdisk) {
+	if (a->src.sysroot && a->sfdisk) {
 		cli_warnx("--sfdisk needs the device or image: a sysfs tree "
 			  "records neither the table type nor its identifiers");
 		return BLKALIGN_STATUS_USAGE;
 	}
-	if (optind + 1 != argc && !(src.from && optind == argc)) {
-		cli_warnx(optind >= argc ? "no target given"
-					 : "plan takes one target");
-		fprintf(stderr, "Try '" PROGRAM " plan --help' for more "
-				"information.\n");
-		return BLKALIGN_STATUS_USAGE;
-	}
+	if (optind + 1 != argc && !(a->src.from && optind == argc))
+		return cli_usage_error(
+			"plan", optind >= argc ? "no target given"
+					       : "plan takes one target");
+	a->target = optind < argc ? argv[optind] : NULL;
+	return 0;
+}
 
-	plan = cli_audit_plan(&topo, &src, optind < argc ? argv[optind] : NULL,
-			      "plan", &ctx, &report, &status);
-	if (!plan)
-		goto out;
-	status |= print_plan(stdout, plan, only, tput, !json && !sfdisk);
-	if (status & BLKALIGN_STATUS_USAGE)
-		goto out;
-	if (json &&
-	    blkalign_plan_write_json(&plan, 1, only, (double)tput, stdout)) {
+/* The plan as JSON or an sfdisk script, and stdout flushed: the status. */
+static unsigned int write_plan(const struct plan_args *a,
+			       struct blkalign_plan *plan)
+{
+	unsigned int status = 0;
+
+	if (a->json && blkalign_plan_write_json(&plan, 1, a->only,
+						(double)a->tput, stdout)) {
 		cli_warnx("cannot write the JSON plan");
 		status |= BLKALIGN_STATUS_FAILED;
 	}
-	if (sfdisk && blkalign_plan_write_sfdisk(plan, only, stdout)) {
+	if (a->sfdisk && blkalign_plan_write_sfdisk(plan, a->only, stdout)) {
 		cli_warnx("cannot write the sfdisk script");
 		status |= BLKALIGN_STATUS_FAILED;
 	}
@@ -259,7 +258,28 @@ int cmd_plan(int argc, char **argv)
 		cli_warnx("write error: %s", strerror(errno));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
-out:
+	return status;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_args a = {.tput = DEFAULT_THROUGHPUT};
+	struct blkalign_report *report = NULL;
+	struct blkalign_plan *plan = NULL;
+	struct blkalign_ctx *ctx = NULL;
+	unsigned int status = 0;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc == CLI_DONE ? 0 : rc;
+	plan = cli_audit_plan(&a.topo, &a.src, a.target, "plan", &ctx, &report,
+			      &status);
+	if (plan) {
+		status |= print_plan(stdout, plan, a.only, a.tput,
+				     !a.json && !a.sfdisk);
+		if (!(status & BLKALIGN_STATUS_USAGE))
+			status |= write_plan(&a, plan);
+	}
 	blkalign_plan_free(plan);
 	blkalign_report_unref(report);
 	blkalign_ctx_unref(ctx);
