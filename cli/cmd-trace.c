@@ -490,7 +490,7 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = {0};
+	struct trace_args a = {.topts = {.size = sizeof(a.topts)}};
 	struct blkalign_trace *t = NULL;
 	struct blkalign_ctx *ctx;
 	int status = parse_args(argc, argv, &a);

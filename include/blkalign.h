@@ -466,7 +466,9 @@ struct blkalign_trace_summary {
 };
 
 /* Where the trace's events come from, and how they are judged. */
+/* Options of a trace; NULL for the defaults.  The caller sets size. */
 struct blkalign_trace_opts {
+	size_t size;		       /* sizeof(struct blkalign_trace_opts) */
 	uint32_t physical_sector_size; /* 0: the device's */
 	uint32_t buffer_size_kb;       /* per CPU; 0: 8192 */
 	FILE *raw;		       /* copy of every event line, or NULL */

@@ -246,18 +246,22 @@ out:
  * blkalign_trace_new: a tracer for @device (a disk or partition node);
  * nothing is recorded before blkalign_trace_start().  With @device NULL,
  * a tracer fed by blkalign_trace_feed() only (a saved --raw file).
- * Returns: 0, -ENOTBLK (not a block device), -ENODEV, -ENOMEM, -errno.
+ * Returns: 0, -ENOTBLK (not a block device), -ENODEV, -ENOMEM, -EINVAL
+ * (options without their size), -errno.
  */
 int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
 		       const struct blkalign_trace_opts *opts,
 		       struct blkalign_trace **out)
 {
+	struct blkalign_trace_opts copy;
 	struct blkalign_trace *t;
 	int rc;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
+	if (opts && ba_sized_copy(&copy, sizeof(copy), opts, sizeof(copy)))
+		return -EINVAL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -266,7 +270,7 @@ int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
 	if (ctx)
 		blkalign_ctx_ref(ctx);
 	if (opts)
-		t->opts = *opts;
+		t->opts = copy;
 	if (device) {
 		t->device = strdup(device);
 		if (!t->device) {
