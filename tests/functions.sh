@@ -146,6 +146,82 @@ ts_jq() {
 	jq -r "$1" "$2"
 }
 
+# ts_json [JQ-OPTION...] FILE EXPR...: the value of each EXPR over FILE,
+# from one jq process (a jq costs ~50 ms), into the array TS_JSON, one
+# element per EXPR.  A value is what `jq -r EXPR` prints: a string raw,
+# anything else as (compact) JSON, null or a missing key as "null", the
+# outputs of a generator one per line; spaces and newlines survive.  An
+# EXPR that fails keeps what it printed before the error (often nothing),
+# as `$(jq -r EXPR)` did.  JQ-OPTIONs: --arg N V, --argjson N V, -s.
+# Returns jq's status (not JSON: every value empty).
+ts_json() {
+	local opts=() prog="" e rc n
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--arg | --argjson) opts+=("$1" "$2" "$3"); shift 3 ;;
+		-s | --slurp) opts+=("$1"); shift ;;
+		*) break ;;
+		esac
+	done
+	local file=$1
+	shift
+	n=$#
+	for e in "$@"; do
+		prog+="${prog:+, }([try ($e)] | map(if type == \"string\" then . else tojson end) | join(\"\\n\") + \"\\u0000\")"
+	done
+	TS_JSON=()
+	[ "$n" -gt 0 ] || return 0
+	mapfile -t -d '' TS_JSON < <(jq -j "${opts[@]}" "$prog" "$file")
+	wait $! 2>/dev/null
+	rc=$?
+	# Not JSON, or no input: as many empty values as expressions.
+	[ "$rc" -eq 0 ] && [ ${#TS_JSON[@]} -eq "$n" ] || TS_JSON=()
+	while [ ${#TS_JSON[@]} -lt "$n" ]; do
+		TS_JSON+=("")
+	done
+	return "$rc"
+}
+
+# ts_expect_json [--what PREFIX] [--named] [JQ-OPTION...] FILE
+#	EXPR EXPECTED...: each EXPR's value (as ts_json has it) is EXPECTED,
+# all read by one jq process.  Each pair is a check of its own
+# (ts_expect_eq named "PREFIX: EXPR"), so a mismatch says the
+# expression, the expected and the actual value.  --named: triples
+# NAME EXPR EXPECTED instead, each check named "PREFIX: NAME".
+ts_expect_json() {
+	local what="" named=0 opts=() names=() exprs=() want=() i
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--what) what="$2: "; shift 2 ;;
+		--named) named=1; shift ;;
+		--arg | --argjson) opts+=("$1" "$2" "$3"); shift 3 ;;
+		-s | --slurp) opts+=("$1"); shift ;;
+		*) break ;;
+		esac
+	done
+	local file=$1
+	shift
+	if [ $(($# % (2 + named))) -ne 0 ]; then
+		ts_fail "ts_expect_json: arguments are not $((2 + named))-tuples: $*"
+		return 1
+	fi
+	while [ $# -gt 0 ]; do
+		if [ "$named" = 1 ]; then
+			names+=("$1")
+			shift
+		else
+			names+=("$1")
+		fi
+		exprs+=("$1")
+		want+=("$2")
+		shift 2
+	done
+	ts_json "${opts[@]}" "$file" "${exprs[@]}"
+	for i in "${!exprs[@]}"; do
+		ts_expect_eq "$what${names[$i]}" "${want[$i]}" "${TS_JSON[$i]}"
+	done
+}
+
 ts_finalize() {
 	if [ "$TS_FAILED" -ne 0 ]; then
 		ts_log "$TS_NAME: $TS_FAILED check(s) failed"

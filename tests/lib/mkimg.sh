@@ -138,15 +138,16 @@ ba_check() {
 	if [ "$trc" -ne "$BA_RC" ]; then
 		ts_fail "$name: text report exits $trc, JSON report $BA_RC"
 	fi
-	if [ -s "$TS_TMP/$name.json" ] &&
-		! jq -e . "$TS_TMP/$name.json" >/dev/null 2>&1; then
-		ts_fail "$name: --json output is not JSON"
-		return 1
-	fi
 	if [ -s "$TS_TMP/$name.json" ]; then
-		a=$(jq -r '.status' "$TS_TMP/$name.json")
-		[ "$a" = "$BA_RC" ] ||
-			ts_fail "$name: JSON status $a but exit status $BA_RC"
+		# One jq: is it JSON (and not null or false, as jq -e . has
+		# it), and its status.
+		if ! ts_json "$TS_TMP/$name.json" '. != null and . != false' \
+			'.status' 2>/dev/null || [ "${TS_JSON[0]}" != true ]; then
+			ts_fail "$name: --json output is not JSON"
+			return 1
+		fi
+		[ "${TS_JSON[1]}" = "$BA_RC" ] ||
+			ts_fail "$name: JSON status ${TS_JSON[1]} but exit status $BA_RC"
 	fi
 	return 0
 }
@@ -211,11 +212,19 @@ ba_expect_rc() {
 
 # ba_expect_fields WHAT NAME LAYER CODE FIELD=VALUE...
 ba_expect_fields() {
-	local what=$1 name=$2 layer=$3 code=$4 kv
+	local what=$1 name=$2 layer=$3 code=$4 kv i exprs=()
 	shift 4
+	# One jq for all the fields (ba_field's filter for each).
+	for kv in "$@"; do
+		exprs+=("[.devices[0].findings[] | select(.layer == \$l and .code == \$c)][0].${kv%%=*}")
+	done
+	ts_json --arg l "$layer" --arg c "$code" "$TS_TMP/$name.json" \
+		"${exprs[@]}"
+	i=0
 	for kv in "$@"; do
 		ts_expect_eq "$what: $code on $layer: ${kv%%=*}" "${kv#*=}" \
-			"$(ba_field "$name" "$layer" "$code" "${kv%%=*}")"
+			"${TS_JSON[$i]}"
+		i=$((i + 1))
 	done
 }
 

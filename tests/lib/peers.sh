@@ -55,13 +55,19 @@ peers_compare() {
 	PEER_FLAGS_SEEN=$((${PEER_FLAGS_SEEN:-0} + $(printf '%s' "$flags" | grep -c .)))
 	while read -r peer n kind; do
 		[ -n "$peer" ] || continue
-		layer=$(ba_jq "$name" "[.devices[0].layers[] | select(.number == $n)][0].name")
-		ext=$(ba_jq "$name" "[.devices[0].layers[] | select(.number == $n)][0].extended")
+		# one jq: the partition's layer, whether it is extended, its codes
+		# shellcheck disable=SC2016 # jq's variables
+		ts_json --argjson n "$n" "$TS_TMP/$name.json" \
+			'[.devices[0].layers[] | select(.number == $n)][0].name' \
+			'[.devices[0].layers[] | select(.number == $n)][0].extended' \
+			'[.devices[0].layers[] | select(.number == $n)][0].name as $l |
+			[.devices[0].findings[] | select(.layer == $l) | .code] | join(" ")'
+		layer=${TS_JSON[0]} ext=${TS_JSON[1]}
 		if [ "$layer" = null ] || [ -z "$layer" ]; then
 			ts_fail "$what: $peer flags partition $n, blkalign has no such partition"
 			continue
 		fi
-		codes=" $(ba_jq "$name" "[.devices[0].findings[] | select(.layer == \"$layer\") | .code] | join(\" \")") "
+		codes=" ${TS_JSON[2]} "
 		case $peer:$kind in
 		parted-min:* | fdisk:*) want=$PEER_PHYS_CODES ;;
 		*:end) want=$PEER_END_CODES ;;
@@ -80,12 +86,13 @@ peers_compare() {
 		fi
 	done <<<"$flags"
 	# the matrix, for docs/peers.md
+	# (the codes of each partition in the same jq, comma-joined, last)
 	ba_jq "$name" '.devices[0] as $d | $d.layers[] | select(.kind == "partition") |
-		"\(.number) \(.start / (($d.topology.logical_sector_size) // 512)) \(.name) \(.extended)"' |
-		while read -r n start layer ext; do
+		.name as $l |
+		"\(.number) \(.start / (($d.topology.logical_sector_size) // 512)) \(.name) \(.extended) \([$d.findings[] | select(.layer == $l) | .code] | join(","))"' |
+		while read -r n start layer ext codes; do
 			local p
 			p=$(printf '%s\n' "$flags" | awk -v n="$n" '$2 == n { printf "%s%s:%s", sep, $1, $3; sep = "," }')
-			codes=$(ba_jq "$name" "[.devices[0].findings[] | select(.layer == \"$layer\") | .code] | join(\",\")")
 			printf 'matrix: %-14s p%-2s start %-9s peers: %-40s blkalign: %s%s\n' \
 				"$what" "$n" "$start" "${p:--}" "${codes:--}" \
 				"$([ "$ext" = true ] && echo ' (extended)')"
