@@ -320,19 +320,15 @@ static const struct cli_cmd fix_cmd = {"fix", longopts, usage};
 static int fix_opt(void *data, int c, const char *arg)
 {
 	struct fix_args *a = data;
-	int64_t v;
 
 	switch (c) {
 	case OPT_YES:
 		a->yes = true;
 		return 0;
 	case OPT_PARTITION:
-		if (cli_parse_int(arg, 1, 65535, &v)) {
-			cli_warnx("invalid partition number '%s'", arg);
-			return BLKALIGN_STATUS_USAGE;
-		}
-		a->only = (int)v;
-		return 0;
+		return cli_parse_partition(arg, &a->only)
+			       ? BLKALIGN_STATUS_USAGE
+			       : 0;
 	case OPT_JOURNAL:
 		a->fo.journal = arg;
 		return 0;

@@ -180,7 +180,6 @@ struct plan_args {
 static int plan_opt(void *data, int c, const char *arg)
 {
 	struct plan_args *a = data;
-	int64_t v;
 
 	switch (c) {
 	case 'J':
@@ -190,12 +189,9 @@ static int plan_opt(void *data, int c, const char *arg)
 		a->sfdisk = true;
 		return 0;
 	case OPT_PARTITION:
-		if (cli_parse_int(arg, 1, 65535, &v)) {
-			cli_warnx("invalid partition number '%s'", arg);
-			return BLKALIGN_STATUS_USAGE;
-		}
-		a->only = (int)v;
-		return 0;
+		return cli_parse_partition(arg, &a->only)
+			       ? BLKALIGN_STATUS_USAGE
+			       : 0;
 	case OPT_THROUGHPUT:
 		if (cli_parse_size(arg, &a->tput) || !a->tput) {
 			cli_warnx("invalid throughput '%s'", arg);

@@ -50,15 +50,20 @@ static void usage(FILE *out)
 	      out);
 }
 
+void cli_vwarnx(const char *fmt, va_list ap)
+{
+	fputs(PROGRAM ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_warnx(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROGRAM ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vwarnx(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* The library's log function for every command: its messages as warnings. */

@@ -47,11 +47,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROGRAM ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vwarnx(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	cli_try_help(cmd);
 	return BLKALIGN_STATUS_USAGE;
 }

@@ -27,6 +27,19 @@ int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
+/* A --partition number (1..65535) into @out; a bad one said: -EINVAL. */
+int cli_parse_partition(const char *arg, int *out)
+{
+	int64_t v;
+
+	if (cli_parse_int(arg, 1, 65535, &v)) {
+		cli_warnx("invalid partition number '%s'", arg);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 int cli_parse_size(const char *arg, uint64_t *out)
 {
 	static const struct {
