@@ -28,7 +28,8 @@ int cli_main(int argc, char **argv);
 extern const struct blkalign_fix_io *cli_fix_io;
 
 void cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_vwarnx(const char *fmt, va_list ap);
+void cli_vwarnx(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 void cli_log_to_stderr(void *data, const char *msg);
 int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
