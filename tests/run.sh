@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - run the script tests (tests/ts/<suite>/<test>) against a built
 # blkalign.  Usage: tests/run.sh [--build DIR] [--jobs N] [suite...]
-# Prints a line per test and ends with "N passed, N failed, N skipped".
+# Prints a line per test with its wall time, then each lane's total, and
+# ends with "N passed, N failed, N skipped".
 # --jobs 2 runs the fix suite (the longest; its own images, loop devices
 # and journals) beside the others, each lane's lines printed as it ends.
 set -u
@@ -25,27 +26,37 @@ suites=("$@")
 logdir=$build/ts-logs
 mkdir -p "$logdir"
 
+# elapsed T0: seconds since $EPOCHREALTIME was T0, to a tenth.
+elapsed() {
+	local now=${EPOCHREALTIME/[.,]/} then=${1/[.,]/}
+	local ds=$(((now - then) / 100000))
+	echo "$((ds / 10)).$((ds % 10))"
+}
+
 # run_lane SUITE...: each test of each suite in turn; a line per test,
 # then "P F S" as the last line.
 run_lane() {
-	local pass=0 fail=0 skip=0 suite t name log rc
+	local pass=0 fail=0 skip=0 suite t name log rc t0 secs lane0=$SECONDS
 	for suite in "$@"; do
 		for t in "$top/tests/ts/$suite"/*; do
 			[ -f "$t" ] && [ -x "$t" ] || continue
 			name=$suite/$(basename "$t")
 			log=$logdir/${name//\//-}.log
+			t0=$EPOCHREALTIME
 			TS_NAME=$name timeout 900 bash "$t" >"$log" 2>&1
 			rc=$?
+			secs=$(elapsed "$t0")
 			case $rc in
-			0) pass=$((pass + 1)); printf '  %-40s ok\n' "$name" ;;
+			0) pass=$((pass + 1)); printf '  %-40s ok %8ss\n' "$name" "$secs" ;;
 			77) skip=$((skip + 1))
 			    printf '  %-40s skipped (%s)\n' "$name" "$(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
 			*) fail=$((fail + 1))
-			   printf '  %-40s FAILED (exit %d)\n' "$name" "$rc"
+			   printf '  %-40s FAILED (exit %d) %ss\n' "$name" "$rc" "$secs"
 			   sed 's/^/    | /' "$log" | grep -v '| ok:' | tail -40 ;;
 			esac
 		done
 	done
+	printf '  %-40s %8ss\n' "(lane: $*)" "$((SECONDS - lane0))"
 	echo "$pass $fail $skip"
 }
 

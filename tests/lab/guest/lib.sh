@@ -1,0 +1,69 @@
+# lib.sh - helpers for the lab's guest scenarios (sourced by /init).
+# A scenario runs in its own output directory (/out/<name>/): what it
+# writes there comes back to the host, where tests/ts/lab/<name> checks
+# blkalign's output against the kernel's ground truth saved beside it.
+
+# lab_disk SERIAL: the vdX name of the virtio disk with that serial.
+lab_disk() {
+	local s
+	for s in /sys/block/vd*/serial; do
+		[ "$(cat "$s")" = "$1" ] && { basename "$(dirname "$s")"; return 0; }
+	done
+	echo "lab: no disk with serial '$1'" >&2
+	return 1
+}
+
+# lab_run NAME CMD...: run a command, its stdout in NAME.out, stderr in
+# NAME.err and exit status in NAME.rc.
+lab_run() {
+	local n=$1
+	shift
+	"$@" >"$n.out" 2>"$n.err"
+	echo "$?" >"$n.rc"
+}
+
+# lab_partition DISK START SIZE TYPE...: a dos table on /dev/DISK with one
+# partition per START SIZE TYPE triple, as sfdisk writes it.
+lab_partition() {
+	local d=$1 n=1
+	shift
+	{
+		printf 'label: dos\nunit: sectors\n'
+		while [ $# -ge 3 ]; do
+			printf '%s : start=%s, size=%s, type=%s\n' $n "$1" "$2" "$3"
+			n=$((n + 1))
+			shift 3
+		done
+	} | sfdisk -q "/dev/$d"
+}
+
+# lab_topology DEV...: the kernel's view of each block device, one line
+# each: name, alignment_offset, logical/physical block size, minimum and
+# optimal I/O, soft block size and size in 512-byte sectors.
+lab_topology() {
+	local d
+	for d in "$@"; do
+		echo "$d alignoff=$(blockdev --getalignoff "/dev/$d") ss=$(blockdev --getss "/dev/$d") pbsz=$(blockdev --getpbsz "/dev/$d") iomin=$(blockdev --getiomin "/dev/$d") ioopt=$(blockdev --getioopt "/dev/$d") bsz=$(blockdev --getbsz "/dev/$d") size=$(blockdev --getsz "/dev/$d")"
+	done
+}
+
+TR=/sys/kernel/tracing
+
+# lab_trace_on / lab_trace_off: block_rq_issue events into the trace buffer.
+lab_trace_on() {
+	echo >$TR/trace
+	echo 1 >$TR/events/block/block_rq_issue/enable
+	echo 1 >$TR/tracing_on
+}
+lab_trace_off() {
+	echo 0 >$TR/tracing_on
+	echo 0 >$TR/events/block/block_rq_issue/enable
+}
+
+# lab_trace_count DISK RW: block_rq_issue requests of the buffer to DISK
+# whose rwbs starts with RW (R or W).
+lab_trace_count() {
+	local dev
+	dev=$(tr : , <"/sys/block/$1/dev")
+	grep block_rq_issue $TR/trace | grep " $dev $2" | grep -c . || true
+}
