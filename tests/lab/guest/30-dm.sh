@@ -1,0 +1,39 @@
+# dm: seed 000's tables on a 1 GiB 512e disk (j1) - dm-linear with an
+# odd size at an aligned start (lina) and an even size at a misaligned
+# start (linb) - and kpartx partitions of a dm device (mp: p1 at 63 with
+# an odd size, p2 at 4096).  Ground truth: dmsetup table, blockdev, and
+# the block requests that reach j1 for a buffered 16 MiB write, counted
+# from tracefs by this script; then blkalign check, model and trace.
+j=$(lab_disk j1)
+dmsetup create lina --table "0 1000003 linear /dev/$j 2048"
+dmsetup create linb --table "0 1000000 linear /dev/$j 2055"
+dmsetup create mp --table "0 600000 linear /dev/$j 1050624"
+lab_partition mapper/mp 63 100001 83 102400 200000 83
+kpartx -a -s /dev/mapper/mp
+sleep 1
+dmsetup table >dmsetup-table.txt
+for m in lina linb mp mp1 mp2; do
+	dm=dm-$(dmsetup info -c --noheadings -o minor "$m" | tr -d ' ')
+	echo "$m $dm $(cat /sys/block/$dm/dm/name) slaves=$(ls /sys/block/$dm/slaves | tr '\n' ' ')"
+done >dm-names.txt
+lab_topology $j $(cd /sys/block && ls -d dm-*) >topology.txt
+for m in lina linb mp mp1 mp2; do
+	# the kernel's count: buffered writes (dd bs=32k, 16 MiB), flushed
+	echo 3 >/proc/sys/vm/drop_caches
+	lab_trace_on
+	dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 2>/dev/null
+	sync
+	lab_trace_off
+	echo "$m requests=$(lab_trace_count $j W) sectors=$(grep block_rq_issue $TR/trace | grep " $(tr : , </sys/block/$j/dev) W" | grep -oE '\+ [0-9]+' | awk '{s += $2} END {print s + 0}')"
+done >kernel-writes.txt
+mkdir -p check model trace
+for m in lina linb mp mp1 mp2; do
+	lab_run check/$m blkalign check --json /dev/mapper/$m
+	lab_run model/$m blkalign model --json --workload seq-write-buffered --total 16M /dev/mapper/$m
+	echo 3 >/proc/sys/vm/drop_caches
+	lab_run trace/$m blkalign trace --json /dev/mapper/$m -- dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
+done
+lab_run check/$j blkalign check --json /dev/$j
+lab_run check-all blkalign check --json
+kpartx -d /dev/mapper/mp
+dmsetup remove lina linb mp
