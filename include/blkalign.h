@@ -122,6 +122,10 @@ struct blkalign_layer {
 	/* Partitions: what the table records beside the extent. */
 	const char *uuid;      /* GPT partition GUID, dos "<disk id>-NN" */
 	const char *part_name; /* GPT partition name, or NULL */
+
+	/* An md member on a live system: the array the kernel assembled
+	 * from it (its holders/ in sysfs), or NULL. */
+	const char *array;
 };
 
 enum blkalign_severity {

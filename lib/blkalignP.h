@@ -134,9 +134,12 @@ struct ba_device {
 	struct ba_marker *markers; /* partitions starting with a fix marker */
 	size_t nmarkers;
 	struct ba_dm_place {
-		bool placed;	/* dm: start judged on the device below */
-		uint64_t start; /* absolute, on the disk below */
+		bool placed;	  /* dm: start judged on the device below */
+		const char *disk; /* the disk or md array at the bottom */
+		uint64_t start;	  /* absolute, on that disk */
 		uint64_t pss, ao;
+		uint64_t chunk, stripe; /* of an md array at the bottom */
+		uint32_t sector_size;	/* dm-crypt: the encryption sector */
 	} dm;
 	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
 	 * whose I/O bypasses its page cache */
@@ -352,6 +355,7 @@ struct ba_dm_target {
 	uint64_t offset_sectors;   /* on that device */
 	uint32_t stripes;
 	uint64_t chunk_sectors;
+	uint32_t sector_size; /* crypt: the encryption sector, bytes */
 };
 
 int ba_dm_parse_line(const char *line, struct ba_dm_target *t);

@@ -161,6 +161,8 @@ enum ba_text {
 	BA_T_DM_START,
 	BA_T_DM_START_WHY,
 	BA_T_DM_START_FIX,
+	BA_T_DM_RAID,
+	BA_T_DM_RAID_FIX,
 	BA_NTEXTS
 };
 

@@ -197,8 +197,46 @@ static void dm_findings(struct ba_device *d)
 	f->pub.granularity = p->pss;
 	f->pub.remainder = r;
 	f->str[0] = l->type;
-	f->str[1] = l->lower_device;
+	f->str[1] = p->disk ? p->disk : l->lower_device;
 	ba_finding_say(f, BA_T_DM_START, BA_T_DM_START_WHY, BA_T_DM_START_FIX);
+}
+
+/*
+ * A dm device on an md array (an LV on a RAID PV): its start off the
+ * array's chunk grid, else off its full-stripe grid.
+ */
+static void dm_raid_findings(struct ba_device *d)
+{
+	const struct ba_dm_place *p = &d->dm;
+	uint64_t gran = p->chunk, r;
+	bool chunk = true;
+	struct ba_finding *f;
+
+	if (!p->placed || !p->chunk || p->chunk <= p->pss)
+		return;
+	r = p->start % p->chunk;
+	if (!r && p->stripe > p->chunk && p->stripe % p->chunk == 0) {
+		chunk = false;
+		gran = p->stripe;
+		r = p->start % p->stripe;
+	}
+	if (!r)
+		return;
+	f = ba_device_add_finding(
+		d, chunk ? BA_CODE_RAID_CHUNK : BA_CODE_RAID_STRIPE,
+		BLKALIGN_WARNING, 0);
+	if (!f)
+		return;
+	f->pub.value = p->start;
+	f->pub.granularity = gran;
+	f->pub.remainder = r;
+	f->str[0] = d->layers[0].type;
+	f->str[1] = p->disk ? p->disk : d->layers[0].lower_device;
+	f->str[2] = chunk ? "chunk" : "full-stripe";
+	ba_finding_say(f, BA_T_DM_RAID,
+		       chunk ? BA_T_DATA_START_CHUNK_WHY
+			     : BA_T_DATA_START_STRIPE_WHY,
+		       BA_T_DM_RAID_FIX);
 }
 
 /**
@@ -218,4 +256,5 @@ void ba_rules_table_run(struct ba_device *d)
 		hybrid_mbr(d, d->dos);
 	marker_findings(d);
 	dm_findings(d);
+	dm_raid_findings(d);
 }

@@ -89,6 +89,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 			       json_object_new_boolean(l->logical));
 	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
 		stack_fields(o, l);
+	if (l->kind == BLKALIGN_LAYER_MD)
+		ba_json_str(o, "array", l->array);
 	if (l->lower_device) {
 		ba_json_str(o, "lower_device", l->lower_device);
 		ba_json_s64(o, "lower_start", (int64_t)l->lower_start);
@@ -201,6 +203,14 @@ static struct json_object *gpt_header_json(const struct ba_gpt_header *h)
  * What the scan recorded for the rules beyond the layers: with it, a
  * saved report is judged again exactly as the device was (check --from).
  */
+static void u64_or_null(struct json_object *o, const char *k, uint64_t v)
+{
+	if (v)
+		ba_json_u64(o, k, v);
+	else
+		json_object_object_add(o, k, NULL);
+}
+
 static struct json_object *scan_json(const struct ba_device *bd)
 {
 	const struct blkalign_device *d = &bd->pub;
@@ -239,6 +249,11 @@ static struct json_object *scan_json(const struct ba_device *bd)
 		ba_json_u64(e, "start", bd->dm.start);
 		ba_json_u64(e, "physical_sector_size", bd->dm.pss);
 		ba_json_u64(e, "alignment_offset", bd->dm.ao);
+		ba_json_str(e, "disk", bd->dm.disk);
+		/* 0: not an md array below, not dm-crypt */
+		u64_or_null(e, "raid_chunk", bd->dm.chunk);
+		u64_or_null(e, "raid_stripe_width", bd->dm.stripe);
+		u64_or_null(e, "crypt_sector_size", bd->dm.sector_size);
 		json_object_object_add(o, "dm", e);
 	} else {
 		json_object_object_add(o, "dm", NULL);

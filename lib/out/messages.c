@@ -306,6 +306,12 @@ static const char *const texts[BA_NTEXTS] = {
 	[BA_T_DM_START_FIX] = "recreate the mapping (or the partition it maps, "
 			      "for kpartx) on a 1 MiB boundary of the device "
 			      "below",
+	[BA_T_DM_RAID] = "'{dev}' ({s0}) starts at byte {value} of the md "
+			 "array '{s1}', {rem} bytes off its {gran}-byte RAID "
+			 "{s2} grid",
+	[BA_T_DM_RAID_FIX] = "place the mapping on a multiple of {gran} bytes "
+			     "of '{s1}' (an LVM physical volume: pvcreate "
+			     "--dataalignment {gran}b)",
 };
 
 /**

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dm.c - where a device-mapper device really starts: its table's first
- * target (linear or striped) names the device below and the offset on it
- * (Documentation/admin-guide/device-mapper/linear.rst, striped.rst).  A
- * kpartx partition of a multipath device is a dm-linear target, so its
- * true start on the disk is only visible here.
+ * target (linear, striped or crypt) names the device below and the offset
+ * on it (Documentation/admin-guide/device-mapper/linear.rst, striped.rst,
+ * dm-crypt.rst).  The device below may be a partition (its start is
+ * added) or a dm device itself - a kpartx partition of a multipath or
+ * linear device, an LV on a dm-crypt mapping - whose table is followed in
+ * turn, down to the disk or md array that holds the data.
  *
  * The table comes from the kernel (DM_TABLE_STATUS on
  * /dev/mapper/control, linux/dm-ioctl.h) or, in a saved tree
@@ -12,6 +14,7 @@
  * table, so blkalign's tree recorder saves `dmsetup table` there.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/dm-ioctl.h>
@@ -25,10 +28,22 @@
 
 #define DM_BUF_SIZE (64 * 1024)
 
+/* dm-crypt's optional "sector_size:<bytes>" (the encryption sector). */
+static uint32_t crypt_sector_size(const char *opts)
+{
+	const char *p = strstr(opts, "sector_size:");
+	unsigned int v;
+
+	if (!p || sscanf(p, "sector_size:%u", &v) != 1)
+		return 512;
+	return v;
+}
+
 /*
  * One table line: "<start> <length> <type> <params>", e.g.
- * "0 1000000 linear 254:144 2055" or
- * "0 2097152 striped 2 128 8:16 2048 8:32 2048".
+ * "0 1000000 linear 254:144 2055",
+ * "0 2097152 striped 2 128 8:16 2048 8:32 2048" or
+ * "0 45056 crypt aes-xts-plain64 <key> 0 254:36 32768 1 sector_size:4096".
  * Only the first device and its offset matter for where the data starts.
  */
 int ba_dm_parse_line(const char *line, struct ba_dm_target *t)
@@ -57,6 +72,12 @@ int ba_dm_parse_line(const char *line, struct ba_dm_target *t)
 			return -EINVAL;
 		t->stripes = stripes;
 		t->chunk_sectors = chunk;
+	} else if (!strcmp(type, "crypt")) {
+		/* <cipher> <key> <iv_offset> <device> <offset> [<#opts> ...] */
+		if (sscanf(line, "%*s %*s %llu %u:%u %llu %n", &chunk, &maj,
+			   &min, &off, &n) != 4)
+			return -EINVAL;
+		t->sector_size = crypt_sector_size(line + n);
 	} else {
 		return 1; /* a target we do not place */
 	}
@@ -145,19 +166,99 @@ int ba_dm_first_target(const struct blkalign_ctx *ctx, const char *devdir,
 	return ba_dm_parse_line(line, t);
 }
 
+/* The name of a sysfs device directory: its last component. */
+static const char *dir_name(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+
+	return slash ? slash + 1 : dir;
+}
+
+static bool has_attr(const char *dir, const char *attr)
+{
+	char buf[64];
+
+	return ba_sysfs_read_str(dir, attr, buf, sizeof(buf)) == 0;
+}
+
+#define MAX_DM_DEPTH 8
+
+/*
+ * Follow @t down from the dm device it came from: through dm devices
+ * below (their first target), then a partition (its start), to the disk
+ * or md array holding the data.  @start is the offset on t's device, in
+ * bytes; on success @start is absolute on *@bottom, a sysfs directory
+ * the caller frees.  Returns: 0, 1 when the chain cannot be placed (an
+ * offset past a lower table's first target, a target not placed, too
+ * deep), -errno.
+ */
+static int follow_down(const struct blkalign_ctx *ctx,
+		       const struct ba_dm_target *top, uint64_t *start,
+		       char **bottom)
+{
+	struct ba_dm_target t = *top;
+	char *lower = NULL;
+	int rc;
+
+	*bottom = NULL;
+	for (int depth = 0; depth < MAX_DM_DEPTH; depth++) {
+		struct ba_dm_target below;
+		uint64_t off;
+
+		lower = ba_sysfs_devdir(ctx, t.major, t.minor);
+		if (!lower)
+			return 1;
+		if (!has_attr(lower, "dm/name")) {
+			/* a partition (add its start) or the bottom device */
+			int64_t part_start;
+
+			if (has_attr(lower, "partition") &&
+			    ba_sysfs_read_s64(lower, "start", &part_start) ==
+				    0 &&
+			    part_start >= 0) {
+				char *disk = ba_sysfs_parent_disk(lower);
+
+				free(lower);
+				if (!disk)
+					return -ENOMEM;
+				lower = disk;
+				*start += (uint64_t)part_start * 512;
+			}
+			*bottom = lower;
+			return 0;
+		}
+		rc = ba_dm_first_target(ctx, lower, &below);
+		free(lower);
+		if (rc)
+			return rc;
+		/* the offset must fall inside the lower table's first target */
+		off = *start / 512;
+		if (off < below.start_sectors ||
+		    off - below.start_sectors >= below.length_sectors)
+			return 1;
+		*start = (below.offset_sectors + off - below.start_sectors) *
+				 512 +
+			 *start % 512;
+		t = below;
+	}
+	return 1;
+}
+
 /**
- * ba_dm_stack: when @d is a dm device with a linear or striped first
- * target, record where it starts on the device below and that device's
- * physical sector and alignment offset (rules-table.c judges the start
- * on them, in place of the start rule on layer 0).  Returns: 0.
+ * ba_dm_stack: when @d is a dm device whose first target is linear,
+ * striped or crypt, record where it starts on the device below, on the
+ * disk or md array at the bottom of the chain, and that device's grid
+ * (physical sector, alignment offset; chunk and stripe of an md array):
+ * rules-table.c judges the start on them, in place of the start rule on
+ * layer 0.  Returns: 0.
  */
 int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 		const char *devdir)
 {
 	struct blkalign_layer *l = &d->layers[0];
 	struct ba_dm_target t;
-	char *lower = NULL;
-	int64_t pss = 0, ao = 0;
+	char *lower = NULL, *bottom = NULL;
+	int64_t pss = 0, ao = 0, v;
 	uint64_t start;
 	int rc;
 
@@ -171,39 +272,42 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 				  d->pub.name, strerror(-rc));
 		return 0;
 	}
-	lower = ba_sysfs_devdir(ctx, t.major, t.minor);
 	start = t.offset_sectors * 512;
 	l->lower_device = ba_pool_printf(&d->pool, "%u:%u", t.major, t.minor);
 	l->lower_start = start;
 	l->type = ba_pool_printf(&d->pool, "dm-%s", t.type);
+	d->dm.sector_size = t.sector_size;
+	lower = ba_sysfs_devdir(ctx, t.major, t.minor);
 	if (!lower)
 		return 0;
-	{
-		const char *slash = strrchr(lower, '/');
-
-		l->lower_device =
-			ba_pool_strdup(&d->pool, slash ? slash + 1 : lower);
-	}
-	/* The lower device may be a partition: its queue is its disk's. */
-	if (ba_sysfs_read_s64(lower, "queue/physical_block_size", &pss)) {
-		char *disk = ba_sysfs_parent_disk(lower);
-		int64_t part_start = 0;
-
-		if (disk &&
-		    ba_sysfs_read_s64(lower, "start", &part_start) == 0 &&
-		    part_start >= 0) {
-			start += (uint64_t)part_start * 512;
-			ba_sysfs_read_s64(disk, "queue/physical_block_size",
-					  &pss);
-			ba_sysfs_read_s64(disk, "alignment_offset", &ao);
-		}
-		free(disk);
-	} else {
-		ba_sysfs_read_s64(lower, "alignment_offset", &ao);
-	}
+	l->lower_device = ba_pool_strdup(&d->pool, dir_name(lower));
 	free(lower);
-	if (pss < 512)
-		return 0;
+	rc = follow_down(ctx, &t, &start, &bottom);
+	if (rc) {
+		if (rc < 0)
+			ba_device_problem(d,
+					  "cannot follow '%s' down to its "
+					  "disk: %s",
+					  d->pub.name, strerror(-rc));
+		free(bottom);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	ba_sysfs_read_s64(bottom, "queue/physical_block_size", &pss);
+	ba_sysfs_read_s64(bottom, "alignment_offset", &ao);
+	if (has_attr(bottom, "md/level")) {
+		if (ba_sysfs_read_s64(bottom, "queue/minimum_io_size", &v) ==
+			    0 &&
+		    v > 0)
+			d->dm.chunk = (uint64_t)v;
+		if (ba_sysfs_read_s64(bottom, "queue/optimal_io_size", &v) ==
+			    0 &&
+		    v > 0)
+			d->dm.stripe = (uint64_t)v;
+	}
+	d->dm.disk = ba_pool_strdup(&d->pool, dir_name(bottom));
+	free(bottom);
+	if (pss < 512 || !d->dm.disk)
+		return d->dm.disk ? 0 : -ENOMEM;
 	if (ao < 0)
 		ao = 0;
 	d->dm.placed = true;

@@ -138,7 +138,8 @@ static int member_offset(const char *arraydir, const char *member,
 /**
  * ba_md_holders: for layer @idx of @d (a partition or the disk) whose
  * sysfs directory is @dir, add a child layer for every md array that
- * holds it, starting where the member's data starts.
+ * holds it, starting where the member's data starts, or name the array
+ * of the md layer its superblock gave.
  * Returns: 0 or -ENOMEM.
  */
 int ba_md_holders(struct ba_device *d, int idx, const char *dir)
@@ -147,11 +148,14 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 	char *holders = NULL;
 	int n, rc = 0;
 
-	/* A superblock read from the device already said it. */
-	for (size_t k = 0; k < d->nlayers; k++)
+	struct blkalign_layer *read = NULL;
+
+	/* A superblock read from the device already placed the member:
+	 * the holder only names its array. */
+	for (size_t k = 0; k < d->nlayers && !read; k++)
 		if (d->layers[k].parent == idx &&
 		    d->layers[k].kind == BLKALIGN_LAYER_MD)
-			return 0;
+			read = &d->layers[k];
 	if (asprintf(&holders, "%s/holders", dir) < 0)
 		return -ENOMEM;
 	n = scandir(holders, &names, NULL, alphasort);
@@ -179,11 +183,16 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 			continue;
 		}
 		free(arraydir);
+		if (read) {
+			read->array = ba_pool_strdup(&d->pool, name);
+			break;
+		}
 		l = ba_device_add_layer(d);
 		if (!l) {
 			rc = -ENOMEM;
 			break;
 		}
+		l->array = ba_pool_strdup(&d->pool, name);
 		l->kind = BLKALIGN_LAYER_MD;
 		l->parent = idx;
 		l->name = ba_pool_printf(&d->pool, "%s:%s", d->layers[idx].name,

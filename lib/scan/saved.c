@@ -279,6 +279,7 @@ static int layer(struct saved *s, struct ba_device *d, struct json_object *o)
 	l->used_size = unum(o, "used_size");
 	l->uuid = str(d, o, "uuid");
 	l->part_name = str(d, o, "part_name");
+	l->array = str(d, o, "array");
 	return 0;
 }
 
@@ -425,6 +426,10 @@ static int scan_facts(struct saved *s, struct ba_device *d,
 		d->dm.start = unum(dm, "start");
 		d->dm.pss = unum(dm, "physical_sector_size");
 		d->dm.ao = unum(dm, "alignment_offset");
+		d->dm.disk = str(d, dm, "disk");
+		d->dm.chunk = unum(dm, "raid_chunk");
+		d->dm.stripe = unum(dm, "raid_stripe_width");
+		d->dm.sector_size = (uint32_t)unum(dm, "crypt_sector_size");
 	}
 	return rc;
 }

@@ -225,6 +225,35 @@ static int skip_entry(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
+/*
+ * The node to open for /sys/block/@name: /dev/mapper/<dm name> for a dm
+ * device when that node is the same device (so the report names an LV or
+ * a LUKS mapping as the user knows it), else /dev/@name.
+ */
+static char *node_path(const char *block, const char *name)
+{
+	char *sub = NULL, *path = NULL, dmname[128], dev[32];
+	unsigned int ma, mi;
+	struct stat st;
+
+	if (asprintf(&sub, "%s/%s", block, name) < 0)
+		return NULL;
+	if (ba_sysfs_read_str(sub, "dm/name", dmname, sizeof(dmname)) == 0 &&
+	    dmname[0] && !strchr(dmname, '/') &&
+	    ba_sysfs_read_str(sub, "dev", dev, sizeof(dev)) == 0 &&
+	    sscanf(dev, "%u:%u", &ma, &mi) == 2 &&
+	    asprintf(&path, "/dev/mapper/%s", dmname) >= 0 &&
+	    (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) ||
+	     major(st.st_rdev) != ma || minor(st.st_rdev) != mi)) {
+		free(path);
+		path = NULL;
+	}
+	free(sub);
+	if (!path && asprintf(&path, "/dev/%s", name) < 0)
+		return NULL;
+	return path;
+}
+
 /**
  * ba_scan_all: scan every block device of the machine (or of the sysroot)
  * that has a size, like lsblk.  Devices that cannot be opened are scanned
@@ -264,7 +293,8 @@ int ba_scan_all(struct blkalign_report *r)
 			rc = check_sysroot_name(r, name);
 			continue;
 		}
-		if (asprintf(&path, "/dev/%s", name) < 0)
+		path = node_path(dir, name);
+		if (!path)
 			break;
 		rc = check_file(r, path);
 		if (rc && rc != -ENOMEM) {

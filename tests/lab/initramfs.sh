@@ -71,6 +71,14 @@ for f in $need; do
 	mkdir -p "$root$(dirname "$rel")"
 	cp "$f" "$root$rel"
 done
+# dm-crypt asks for its ciphers by name (xts(aes)): every crypto module,
+# loaded on demand by the kernel through /sbin/modprobe
+for f in "$kdir"/kernel/crypto/*.ko "$kdir"/kernel/arch/x86/crypto/*.ko; do
+	rel=${f#"$moddir"}
+	mkdir -p "$root$(dirname "$rel")"
+	cp -n "$f" "$root$rel"
+done
+ln -sf /bin/busybox "$root/sbin/modprobe"
 cp "$kdir"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 depmod -b "$root" "$kver"
 

@@ -56,3 +56,52 @@ lab_has_finding() {
 		'[.devices[].findings[] | select(.code == $c and .layer == $l)] |
 		 if length > 0 then "yes" else "no" end' "$1"
 }
+
+# lab_dm_place NAME: "DISK BYTES", where dm device NAME starts on the disk
+# (or md array) at the bottom of its tables, worked out from the guest's
+# `dmsetup table` and sysfs (blockdevs.txt), never from blkalign.
+lab_dm_place() {
+	local line dev off b_name b_disk b_start b_dm rest
+	line=$(grep "^$1: " "$LAB_OUT/dmsetup-table.txt" | head -n 1)
+	set -- $line
+	case $4 in
+	linear) dev=$5 off=$6 ;;
+	striped) dev=$7 off=$8 ;;
+	crypt) dev=$8 off=$9 ;;
+	*) echo "- -"; return ;;
+	esac
+	read -r b_name b_disk b_start b_dm < <(awk -v d="$dev" \
+		'$2 == d {print $1, $3, $4, $6}' "$LAB_OUT/blockdevs.txt")
+	if [ "$b_dm" != - ]; then
+		read -r b_disk rest < <(lab_dm_place "$b_dm")
+		echo "$b_disk $((rest + off * 512))"
+	else
+		echo "$b_disk $(((b_start + off) * 512))"
+	fi
+}
+
+# lab_dm_kname NAME: the kernel name (dm-N) of dm device NAME.
+lab_dm_kname() {
+	awk -v n="$1" '$6 == n {print $1}' "$LAB_OUT/blockdevs.txt"
+}
+
+# lab_expect_dm NAME FILE: blkalign check's JSON in FILE places dm device
+# NAME where its tables say, flags start-physical exactly when that start
+# is off the physical sector grid of the disk below, and soft-block-size
+# exactly when the kernel gave the device a soft block size under 4 KiB.
+lab_expect_dm() {
+	local disk abs pbs ao kn bsz bad
+	read -r disk abs < <(lab_dm_place "$1")
+	kn=$(lab_dm_kname "$1")
+	pbs=$(lab_topo "$disk" pbsz) ao=$(lab_topo "$disk" alignoff)
+	bsz=$(lab_topo "$kn" bsz)
+	ts_expect_eq "$1: the disk below" "$disk" "$(jq -r '.devices[0].scan.dm.disk' "$2")"
+	ts_expect_eq "$1: start on $disk" "$abs" "$(jq '.devices[0].scan.dm.start' "$2")"
+	bad=no
+	[ $(((abs - ao) % pbs)) != 0 ] && bad=yes
+	ts_expect_eq "$1: start-physical ($abs on $pbs, kernel alignment_offset $(lab_topo "$kn" alignoff))" \
+		"$bad" "$(lab_has_finding "$2" start-physical "$1")"
+	bad=no
+	[ "$bsz" -lt 4096 ] && bad=yes
+	ts_expect_eq "$1: soft-block-size (kernel: $bsz)" "$bad" "$(lab_has_finding "$2" soft-block-size "$1")"
+}

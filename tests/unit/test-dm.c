@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-dm.c - device-mapper table lines (lib/scan/dm.c ba_dm_parse_line):
- * where the first target starts on the device below.
+ * where the first target starts on the device below, and dm-crypt's
+ * encryption sector.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@ struct row {
 	uint64_t offset_sectors;
 	uint32_t stripes;
 	uint64_t chunk_sectors;
+	uint32_t sector_size;
 };
 
 static const struct row rows[] = {
@@ -31,9 +33,18 @@ static const struct row rows[] = {
 	{"0 1870001 linear 8:96 63", 0, "linear", 8, 96, 63, 0, 0},
 	{"0 2097152 striped 2 128 8:16 2048 8:32 2048", 0, "striped", 8, 16,
 	 2048, 2, 128},
+	/* dm-crypt, as the lab's dmsetup table shows LUKS1 and LUKS2 */
+	{"0 2097152 crypt aes-xts-plain64 - 0 8:16 4096", 0, "crypt", 8, 16,
+	 4096, 0, 0, 512},
+	{"0 73727 crypt aes-xts-plain64 0000000000000000000000000000000000000000"
+	 "000000000000000000000000 0 254:52 4097",
+	 0, "crypt", 254, 52, 4097, 0, 0, 512},
+	{"0 45056 crypt aes-xts-plain64 :64:logon:cryptsetup:7a05635a-05a6-4987-"
+	 "95b5-c5fb04bfca2f-d0 0 254:36 32768 1 sector_size:4096",
+	 0, "crypt", 254, 36, 32768, 0, 0, 4096},
+	{"0 100 crypt aes-xts-plain64 - 0 8:16", -EINVAL, "crypt", 0, 0, 0, 0,
+	 0},
 	/* targets that are not placed */
-	{"0 2097152 crypt aes-xts-plain64 - 0 8:16 4096", 1, "crypt", 0, 0, 0,
-	 0, 0},
 	{"0 100 zero", 1, "zero", 0, 0, 0, 0, 0},
 	/* garbage */
 	{"", -EINVAL, "", 0, 0, 0, 0, 0},
@@ -62,6 +73,7 @@ static void test_rows(void **state)
 		assert_int_equal(t.offset_sectors, r->offset_sectors);
 		assert_int_equal(t.stripes, r->stripes);
 		assert_int_equal(t.chunk_sectors, r->chunk_sectors);
+		assert_int_equal(t.sector_size, r->sector_size);
 	}
 }
 

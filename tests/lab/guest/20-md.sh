@@ -25,6 +25,7 @@ members="${e1}1 ${e2}1 ${e3}1 ${e1}2 ${e2}2 ${e3}2 ${n1}2 ${n2}2 ${n3}2 ${n4}2 $
 disks="$e1 $e2 $e3 $e4 $n1 $n2 $n3 $n4"
 # ground truth
 cat /proc/mdstat >mdstat.txt
+lab_blockdevs >blockdevs.txt
 for m in $arrays; do mdadm --detail /dev/$m >detail-$m.txt; done
 for p in $members; do mdadm --examine /dev/$p >examine-$p.txt; done
 for m in $arrays; do

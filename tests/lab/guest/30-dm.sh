@@ -12,28 +12,34 @@ lab_partition mapper/mp 63 100001 83 102400 200000 83
 kpartx -a -s /dev/mapper/mp
 sleep 1
 dmsetup table >dmsetup-table.txt
+lab_blockdevs >blockdevs.txt
 for m in lina linb mp mp1 mp2; do
 	dm=dm-$(dmsetup info -c --noheadings -o minor "$m" | tr -d ' ')
 	echo "$m $dm $(cat /sys/block/$dm/dm/name) slaves=$(ls /sys/block/$dm/slaves | tr '\n' ' ')"
 done >dm-names.txt
 lab_topology $j $(cd /sys/block && ls -d dm-*) >topology.txt
-for m in lina linb mp mp1 mp2; do
-	# the kernel's count: buffered writes (dd bs=32k, 16 MiB), flushed
-	echo 3 >/proc/sys/vm/drop_caches
-	lab_trace_on
-	dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 2>/dev/null
-	sync
-	lab_trace_off
-	echo "$m requests=$(lab_trace_count $j W) sectors=$(grep block_rq_issue $TR/trace | grep " $(tr : , </sys/block/$j/dev) W" | grep -oE '\+ [0-9]+' | awk '{s += $2} END {print s + 0}')"
-done >kernel-writes.txt
 mkdir -p check model trace
 for m in lina linb mp mp1 mp2; do
 	lab_run check/$m blkalign check --json /dev/mapper/$m
 	lab_run model/$m blkalign model --json --workload seq-write-buffered --total 16M /dev/mapper/$m
-	echo 3 >/proc/sys/vm/drop_caches
-	lab_run trace/$m blkalign trace --json /dev/mapper/$m -- dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
 done
 lab_run check/$j blkalign check --json /dev/$j
 lab_run check-all blkalign check --json
+# mp last: writing it wipes its table
+for m in lina linb mp1 mp2 mp; do
+	# the kernel's count: buffered writes (dd bs=32k, 16 MiB) flushed by
+	# dd's fsync (sync(1) would wake the flusher threads too, and two
+	# writers interleaving split the requests differently each run)
+	echo 3 >/proc/sys/vm/drop_caches
+	lab_trace_on
+	dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync 2>/dev/null
+	lab_trace_off
+	grep block_rq_issue $TR/trace >kernel-trace-$m.txt
+	echo "$m requests=$(lab_trace_count $j W) sectors=$(grep block_rq_issue $TR/trace | grep " $(tr : , </sys/block/$j/dev) W" | grep -oE '\+ [0-9]+' | awk '{s += $2} END {print s + 0}')"
+done >kernel-writes.txt
+for m in lina linb mp1 mp2 mp; do
+	echo 3 >/proc/sys/vm/drop_caches
+	lab_run trace/$m blkalign trace --json /dev/mapper/$m -- dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
+done
 kpartx -d /dev/mapper/mp
 dmsetup remove lina linb mp

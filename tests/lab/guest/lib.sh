@@ -67,3 +67,21 @@ lab_trace_count() {
 	dev=$(tr : , <"/sys/block/$1/dev")
 	grep block_rq_issue $TR/trace | grep " $dev $2" | grep -c . || true
 }
+
+# lab_blockdevs: every block device the kernel has, one line each: name,
+# maj:min, the whole disk it is on, start in sectors (0 for a disk), size
+# in sectors, and the dm name or "-".
+lab_blockdevs() {
+	local b n disk start dm
+	for b in /sys/class/block/*; do
+		n=$(basename "$b")
+		if [ -f "$b/partition" ]; then
+			disk=$(basename "$(dirname "$(readlink -f "$b")")")
+			start=$(cat "$b/start")
+		else
+			disk=$n start=0
+		fi
+		dm=$(cat "$b/dm/name" 2>/dev/null || echo -)
+		echo "$n $(cat "$b/dev") $disk $start $(cat "$b/size") $dm"
+	done
+}
