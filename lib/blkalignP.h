@@ -365,7 +365,8 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 		const char *devdir);
 
 /* Stack: the contents of partitions as layers (stack.c). */
-int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io);
+int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io,
+		   uint64_t base);
 
 /* scan/: one target into a device record of the report (target.c), and
  * one opened device, partition or sysfs-only device (scan.c). */

@@ -244,7 +244,7 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 		d->dos = NULL;
 	}
 	if (!rc)
-		rc = ba_stack_probe(d, fd, &io);
+		rc = ba_stack_probe(d, fd, &io, 0);
 	if (rc)
 		return rc;
 	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);
@@ -261,8 +261,11 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 
 /*
  * A partition target: report its parent disk's topology with the
- * partition's own alignment offset, and the partition as the only layer
- * below the disk, at its absolute start.
+ * partition's own alignment offset, the partition as the only partition
+ * below the disk, at its absolute start, and what it holds as the audit
+ * of its disk finds it: the layers read from the partition node (@fd,
+ * whose byte 0 is the partition's start on the disk) and the md arrays
+ * sysfs says hold it (@devdir).  @fd is -1 for a saved tree: sysfs only.
  */
 int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 		      int fd, const char *diskdir, const char *devdir)
@@ -270,8 +273,9 @@ int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	struct blkalign_layer *disk, *part;
 	int64_t start = 0, partno = 0, dsize = 0;
 	uint64_t rchar_self, rchar0 = proc_rchar(&rchar_self);
+	struct ba_io io;
+	int rc;
 
-	(void)devdir;
 	/*
 	 * The rules work on absolute starts, so they need the disk's own
 	 * alignment offset, not the partition's (which is relative to the
@@ -315,8 +319,18 @@ int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	part->extended = ba_is_extended_node(d, part->size, (int)partno);
 	d->pub.whole_disk = disk->name;
 	d->pub.partition_number = (int)partno;
+	if (fd >= 0) {
+		ba_io_init_fd(&io, fd, part->size);
+		rc = ba_stack_probe(d, fd, &io, part->start);
+		if (rc)
+			return rc;
+	}
+	/* by index: the layers above may have moved @disk and @part */
+	rc = ba_md_holders(d, 1, devdir);
+	if (rc)
+		return rc;
 	/* The rules judge absolute positions against the whole disk. */
-	d->pub.size = disk->size;
+	d->pub.size = d->layers[0].size;
 	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);
 	d->scanned = true;
 	return 0;

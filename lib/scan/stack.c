@@ -5,6 +5,11 @@
  * where its data starts and its geometry, and a layer is added below the
  * partition with the absolute byte offset of that data on the device.
  *
+ * Layer starts are absolute (bytes from the start of the disk); the fd
+ * read may be the disk or one partition of it (a partition target), so
+ * each read is made at the layer's start less the disk position of the
+ * fd's first byte (struct src).
+ *
  * A RAID-1 member holds a plain copy of the array, so what is inside its
  * data area is probed too; other levels stripe the array across members
  * and their contents can only be seen on the assembled device.
@@ -136,29 +141,52 @@ static void fill_layer(struct ba_device *d, struct blkalign_layer *l,
 	l->used_size = c->used_size;
 }
 
-static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
-			int parent, int depth);
+/* What is read: @fd and @io, whose byte 0 is byte @base of the disk. */
+struct src {
+	int fd;
+	struct ba_io *io;
+	uint64_t base;
+};
+
+/*
+ * Where layer @i lies in @s: its offset into the fd in @off, or false
+ * when it is not all inside what @s reads.
+ */
+static bool region_of(const struct ba_device *d, const struct src *s, int i,
+		      uint64_t *off)
+{
+	uint64_t start = d->layers[i].start, size = d->layers[i].size;
+
+	if (start < s->base || start - s->base > s->io->size ||
+	    size > s->io->size - (start - s->base))
+		return false;
+	*off = start - s->base;
+	return true;
+}
+
+static int probe_region(struct ba_device *d, const struct src *s, int parent,
+			int depth);
 
 /*
  * Probe what layer @parent holds and add it as a child layer.
  * Returns 0 (also when nothing is found or it cannot be parsed, which is
  * reported as a problem), or -ENOMEM.
  */
-static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
-			int parent, int depth)
+static int probe_region(struct ba_device *d, const struct src *s, int parent,
+			int depth)
 {
-	uint64_t off = d->layers[parent].start, size = d->layers[parent].size;
+	uint64_t off, size = d->layers[parent].size;
 	const char *pname = d->layers[parent].name;
+	struct ba_io *io = s->io;
 	struct blkalign_layer *l;
 	struct ba_content c;
 	char type[64];
 	size_t i;
 	int rc, idx;
 
-	if (depth > MAX_DEPTH || size == 0 || off > d->pub.size ||
-	    size > d->pub.size - off)
+	if (depth > MAX_DEPTH || size == 0 || !region_of(d, s, parent, &off))
 		return 0;
-	rc = blkid_type(fd, off, size, type, sizeof(type));
+	rc = blkid_type(s->fd, off, size, type, sizeof(type));
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0) {
@@ -203,7 +231,7 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 				 content_types[i].short_name);
 	l->type = ba_pool_strdup(&d->pool, c.type[0] ? c.type : type);
 	l->parent = parent;
-	l->start = off + c.data_offset;
+	l->start = d->layers[parent].start + c.data_offset;
 	l->size = c.data_size && c.data_size <= size - c.data_offset
 			  ? c.data_size
 			  : size - c.data_offset;
@@ -211,19 +239,22 @@ static int probe_region(struct ba_device *d, int fd, struct ba_io *io,
 
 	/* A mirror member holds the array's contents as they are. */
 	if (c.kind == BA_CONTENT_MD && c.md_level == 1)
-		return probe_region(d, fd, io, idx, depth + 1);
+		return probe_region(d, s, idx, depth + 1);
 	return 0;
 }
 
 /* A partition that starts with the marker of an interrupted fix. */
-static int fix_marker(struct ba_device *d, struct ba_io *io, int i)
+static int fix_marker(struct ba_device *d, const struct src *s, int i)
 {
-	const struct blkalign_layer *l = &d->layers[i];
 	char buf[512];
 	struct ba_fix_marker m;
+	uint64_t off;
 
-	if (l->size < sizeof(buf) ||
-	    ba_io_read(io, l->start, sizeof(buf), buf) ||
+	/* only its first sector need be there (a truncated image) */
+	if (d->layers[i].size < sizeof(buf) || d->layers[i].start < s->base)
+		return 0;
+	off = d->layers[i].start - s->base;
+	if (ba_io_read(s->io, off, sizeof(buf), buf) ||
 	    !ba_fix_marker_parse(buf, sizeof(buf), &m))
 		return 0;
 	return ba_device_add_marker(d, i, &m);
@@ -232,10 +263,14 @@ static int fix_marker(struct ba_device *d, struct ba_io *io, int i)
 /**
  * ba_stack_probe: probe the contents of every partition of @d (or of the
  * whole disk when it has no partition table) and add the stack layers.
+ * @fd and @io read the disk from its byte @base on: 0 for the disk
+ * itself, the partition's start when they read one partition node (the
+ * layers outside what they read are not probed).
  * Returns: 0 or -ENOMEM.
  */
-int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io)
+int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io, uint64_t base)
 {
+	const struct src s = {.fd = fd, .io = io, .base = base};
 	size_t n = d->nlayers;
 	bool any = false;
 	int rc;
@@ -244,13 +279,13 @@ int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io)
 		if (d->layers[i].extended)
 			continue;
 		any = true;
-		rc = fix_marker(d, io, (int)i);
+		rc = fix_marker(d, &s, (int)i);
 		if (!rc)
-			rc = probe_region(d, fd, io, (int)i, 0);
+			rc = probe_region(d, &s, (int)i, 0);
 		if (rc)
 			return rc;
 	}
 	if (!any && !d->pub.scheme)
-		return probe_region(d, fd, io, 0, 0);
+		return probe_region(d, &s, 0, 0);
 	return 0;
 }
