@@ -422,7 +422,7 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 	       struct blkalign_fix_run **run)
 {
 	struct blkalign_fix_target *t = NULL;
-	char jmsg[512];
+	char jmsg[2048];
 	int rc;
 
 	/* the lock before the audit: the plan is made under it */

@@ -129,7 +129,7 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 			     size_t len)
 {
 	struct blkalign_fix_target *t;
-	char jdir[4096], loop[300];
+	char jdir[4096], loop[300], why[1536];
 	struct stat st;
 	int rc;
 
@@ -167,7 +167,10 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	ba_fix_io_init(&t->io, io);
 	rc = ba_file_open(&t->file, &t->io, BLKALIGN_FIX_FILE_TARGET, t->path,
 			  O_RDWR | (S_ISBLK(st.st_mode) ? O_EXCL : 0), true);
-	if (rc == -EBUSY)
+	if (rc == -EBUSY && S_ISBLK(st.st_mode) &&
+	    ba_fix_holders(ctx, st.st_rdev, why, sizeof(why)))
+		say(msg, len, rc, "'%s' is busy: %s", path, why);
+	else if (rc == -EBUSY)
 		say(msg, len, rc,
 		    "'%s' is busy: a partition is mounted or used by md, "
 		    "LVM, device-mapper, another program or another "

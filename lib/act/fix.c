@@ -89,43 +89,60 @@ static uint64_t round_up(uint64_t x, uint64_t g)
 	return (x + g - 1) / g * g;
 }
 
+/*
+ * Whether the contents of partition layer @part keep metadata at its
+ * end, found by the kernel from the end: md 0.90 and 1.0 (1.1 and 1.2
+ * keep theirs at the start), ZFS (two of its four labels).  A new size
+ * would lose them.
+ */
+static bool metadata_at_end(const struct blkalign_device *d, int part)
+{
+	for (size_t j = 0; j < d->nlayers; j++) {
+		const struct blkalign_layer *l = &d->layers[j];
+
+		if (l->parent != part)
+			continue;
+		if (l->kind == BLKALIGN_LAYER_ZFS)
+			return true;
+		if (l->kind == BLKALIGN_LAYER_MD)
+			return !l->version || (strcmp(l->version, "1.1") &&
+					       strcmp(l->version, "1.2"));
+	}
+	return false;
+}
+
 /* The refusals of a plan that fix cannot carry out. */
-static int refuse_plan(const struct blkalign_plan_part *pp,
+static int refuse_plan(const struct blkalign_device *d,
+		       const struct blkalign_plan_part *pp,
 		       const struct blkalign_fix_opts *o, uint32_t lss,
 		       struct ba_fix_res *res)
 {
 	const char *c = pp->content;
 
 	if (pp->action == BLKALIGN_PLAN_IMPOSSIBLE)
-		return fail(res, -ENOSPC,
-			    "partition %d cannot be realigned: %s", pp->number,
+		return fail(res, -ENOSPC, "it cannot be realigned: %s",
 			    pp->reason ? pp->reason : "no room");
 	if (pp->action == BLKALIGN_PLAN_NONE)
-		return fail(res, -EALREADY, "partition %d is aligned",
-			    pp->number);
+		return fail(res, -EALREADY, "it is aligned");
 	if (!pp->used_known && !o->copy_all)
 		return fail(res, -EOPNOTSUPP,
-			    "partition %d holds %s, which blkalign cannot "
-			    "size: --copy-all copies the whole partition",
-			    pp->number, c ? c : "nothing it recognises");
-	if (c && pp->new_size != pp->old_size &&
-	    ((!strcmp(c, "md") && pp->used_size == pp->old_size) ||
-	     !strcmp(c, "zfs_member")))
+			    "it holds %s, which blkalign cannot size: "
+			    "--copy-all copies the whole partition",
+			    c ? c : "nothing it recognises");
+	if (pp->new_size != pp->old_size && metadata_at_end(d, pp->layer))
 		return fail(res, -EOPNOTSUPP,
-			    "partition %d holds %s with metadata at its end: "
-			    "its size would have to stay",
-			    pp->number, c);
+			    "it holds %s with metadata at its end: its size "
+			    "would have to stay",
+			    c);
 	if (pp->new_size < pp->used_size)
 		return fail(res, -EFBIG,
-			    "partition %d: its contents need %llu bytes, the "
-			    "new size is %llu",
-			    pp->number, (unsigned long long)pp->used_size,
+			    "its contents need %llu bytes, the new size is "
+			    "%llu",
+			    (unsigned long long)pp->used_size,
 			    (unsigned long long)pp->new_size);
 	if (!lss || pp->new_start % lss || pp->new_size % lss ||
 	    pp->old_start % lss)
-		return fail(res, -EINVAL,
-			    "partition %d: the plan is not in whole sectors",
-			    pp->number);
+		return fail(res, -EINVAL, "the plan is not in whole sectors");
 	return 0;
 }
 
@@ -137,7 +154,7 @@ static int make_geom(const struct blkalign_device *d,
 {
 	uint32_t lss = (uint32_t)d->topology.logical_sector_size.value;
 	uint64_t shift, step = o->max_step ? o->max_step : DEFAULT_STEP;
-	int rc = refuse_plan(pp, o, lss, res);
+	int rc = refuse_plan(d, pp, o, lss, res);
 
 	if (rc) {
 		res->pub.refused = rc != -EALREADY && rc != -EINVAL;
@@ -202,8 +219,7 @@ static int read_disk(struct blkalign_fix_target *t,
 		return -ENOMEM;
 	rc = ba_file_read(dev, j->head, j->g.head_len, j->g.old_start);
 	if (rc)
-		return fail(res, rc, "cannot read partition %u: %s",
-			    j->g.number, strerror(-rc));
+		return fail(res, rc, "cannot read it: %s", strerror(-rc));
 	if (ba_fix_bound_len(&j->g)) {
 		struct ba_fix_run tmp = {.dev = dev, .j = j};
 		uint64_t blen = ba_fix_bound_len(&j->g);
@@ -214,8 +230,8 @@ static int read_disk(struct blkalign_fix_target *t,
 					j->g.old_start, j->bound)
 			      : -ENOMEM;
 		if (rc)
-			return fail(res, rc, "cannot read partition %u: %s",
-				    j->g.number, strerror(-rc));
+			return fail(res, rc, "cannot read it: %s",
+				    strerror(-rc));
 		j->g.bound_hash = XXH3_64bits(j->bound, (size_t)blen);
 	}
 	rc = ba_fix_table_patches(dev, d, j, tmpdir_of(o, tbuf, sizeof(tbuf)),

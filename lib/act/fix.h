@@ -367,6 +367,10 @@ struct ba_fix_inspect {
 	uint64_t marker_off;
 };
 
+/* Why a disk is busy, with the commands that free it (fix-holders.c). */
+int ba_fix_holders(const struct blkalign_ctx *ctx, dev_t dev, char *buf,
+		   size_t len);
+
 void ba_fix_inspect_text(const struct ba_fix_inspect *in, FILE *out);
 int ba_fix_inspect_json(const struct ba_fix_inspect *in, FILE *out);
 

@@ -44,7 +44,8 @@ for t in "${tools[@]}"; do
 done
 copy_with_libs /usr/bin/dd /usr/bin/sha256sum /usr/bin/tr /usr/bin/sort
 # lvm's commands are names of the one binary
-for c in pvcreate pvs vgcreate vgs lvcreate lvs vgchange pvdisplay; do
+for c in pvcreate pvs pvremove vgcreate vgs vgremove vgchange lvcreate lvs \
+	lvremove lvchange pvdisplay; do
 	ln -sf /usr/sbin/lvm "$root/sbin/$c"
 done
 # no udev in the guest: lvm and libdevmapper must not wait for it
