@@ -67,3 +67,16 @@ lab_trace_count() {
 	dev=$(tr : , <"/sys/block/$1/dev")
 	grep block_rq_issue $TR/trace | grep " $dev $2" | grep -c . || true
 }
+
+# lab_trace_writes DISK: "requests=N bytes=B" of the buffer's block_rq_issue
+# writes to DISK (rwbs W..., or FW... for a write with a preflush), the
+# kernel's own count to hold blkalign trace's against.
+lab_trace_writes() {
+	local dev
+	dev=$(tr : , <"/sys/block/$1/dev")
+	awk -v dev="$dev" '{
+		for (i = 1; i < NF; i++) if ($i == "block_rq_issue:") break
+		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^F?W/) next
+		n++; b += $(i + 7) * 512
+	} END { printf "requests=%d bytes=%d\n", n, b }' $TR/trace
+}
