@@ -39,6 +39,9 @@ static void usage(FILE *out)
 	      "requests by direction, sizes, alignment to the physical sector and\n"
 	      "to the partition start, partial physical sectors, latency.  Needs\n"
 	      "root.  A private tracefs instance is used and removed afterwards.\n"
+	      "A dm device (linear, crypt, striped targets) or an md array issues\n"
+	      "no requests itself: the requests that reach the disks below are\n"
+	      "recorded and listed per disk; other targets are refused.\n"
 	      "\nOptions:\n"
 	      " -d, --duration <seconds>        record for <seconds> (no command)\n"
 	      " -r, --raw <file>                save every event line to <file>\n"
@@ -141,6 +144,28 @@ static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
 	fputc('\n', out);
 }
 
+/* The extents on the disks below and the requests each got. */
+static void print_below(const struct blkalign_trace_summary *s, FILE *out)
+{
+	if (!s->nbelow)
+		return;
+	fprintf(out, "\n  %-10s %-9s %14s %14s %5s %9s %13s %9s %13s\n",
+		"BELOW", "DEV", "START", "SIZE", "PHYS", "READS", "READ-BYTES",
+		"WRITES", "WRITE-BYTES");
+	for (size_t i = 0; i < s->nbelow; i++) {
+		const struct blkalign_trace_below *b = &s->below[i];
+		char dev[24];
+
+		snprintf(dev, sizeof(dev), "%u:%u", b->major, b->minor);
+		fprintf(out,
+			"  %-10s %-9s %14" PRIu64 " %14" PRIu64 " %5u %9" PRIu64
+			" %13" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
+			b->name, dev, b->start, b->size,
+			b->physical_sector_size, b->read_requests,
+			b->read_bytes, b->write_requests, b->write_bytes);
+	}
+}
+
 static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
 {
 	static const char *const names[] = {"read", "write", "discard", "flush",
@@ -170,6 +195,7 @@ static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
 	fputc('\n', out);
 	for (size_t i = 0; i < 5; i++)
 		print_sizes(names[i], dirs[i], out);
+	print_below(s, out);
 }
 
 static int replay(struct blkalign_trace *t, const char *file)
@@ -400,8 +426,12 @@ static int open_trace(struct blkalign_ctx *ctx, struct trace_args *a,
 	rc = blkalign_trace_new(ctx, a->device, &a->topts, t);
 	if (!rc)
 		return 0;
-	if (rc == -ENOTBLK || rc == -ENOENT)
+	if (rc == -ENOTBLK || (rc == -ENOENT && access(a->device, F_OK)))
 		cli_warnx("'%s' is not a block device", a->device);
+	else if (rc == -EOPNOTSUPP)
+		cli_warnx("cannot trace '%s': its requests cannot be told "
+			  "apart on the disks below",
+			  a->device);
 	else
 		cli_warnx("cannot trace '%s': %s", a->device, strerror(-rc));
 	return BLKALIGN_STATUS_FAILED;

@@ -454,10 +454,30 @@ struct blkalign_trace_dir {
 	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
 };
 
+/*
+ * One stretch of a disk below the traced device (its partition, a
+ * dm-linear or dm-crypt segment, a dm-striped stripe, an md member's data)
+ * and the requests counted there.  Requests are judged against the
+ * physical sector of that disk and, for the 4 KiB grid, the traced
+ * layer's own offset there (striped layers: from the member's data start).
+ */
+struct blkalign_trace_below {
+	const char *name; /* the disk, e.g. "sdb" */
+	unsigned int major, minor;
+	uint64_t start, size;  /* bytes on the disk; size 0: the whole disk */
+	uint64_t layer_offset; /* bytes: the layer's offset at start */
+	uint32_t physical_sector_size;
+	uint32_t alignment_offset;
+	uint64_t read_requests, read_bytes;
+	uint64_t write_requests, write_bytes;
+	uint64_t off_physical;	   /* requests off the physical grid */
+	uint64_t partial_requests; /* covering part of a physical sector */
+};
+
 struct blkalign_trace_summary {
 	const char *device;	   /* as given */
-	unsigned int major, minor; /* the disk traced */
-	uint64_t layer_start;	   /* bytes: partition start, or 0 */
+	unsigned int major, minor; /* the (first) disk traced */
+	uint64_t layer_start;	   /* bytes: start on that disk, or 0 */
 	uint64_t layer_size;	   /* bytes */
 	uint32_t logical_sector_size;
 	uint32_t physical_sector_size;
@@ -467,6 +487,8 @@ struct blkalign_trace_summary {
 	uint64_t lost_events;
 	uint64_t unmatched; /* completions without an issue */
 	struct blkalign_trace_dir read, write, discard, flush, other;
+	size_t nbelow; /* the extents on the disks below, in table order */
+	const struct blkalign_trace_below *below;
 };
 
 /* Where the trace's events come from, and how they are judged. */

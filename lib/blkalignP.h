@@ -359,6 +359,7 @@ struct ba_dm_target {
 };
 
 int ba_dm_parse_line(const char *line, struct ba_dm_target *t);
+int ba_dm_table(const struct blkalign_ctx *ctx, const char *devdir, char **out);
 int ba_dm_first_target(const struct blkalign_ctx *ctx, const char *devdir,
 		       struct ba_dm_target *t);
 int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,

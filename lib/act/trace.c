@@ -248,35 +248,77 @@ static int lat_add(struct ba_trace_dir_acc *d, uint64_t ns)
 	return 0;
 }
 
-/* Whether an event concerns the traced layer. */
-static bool wanted(const struct blkalign_trace *t,
-		   const struct ba_trace_event *ev)
+/*
+ * A --raw file of an older blkalign has its header and no extent lines:
+ * its one extent is the header's disk (and partition range).  Without
+ * any header every event counts, judged on the header's defaults.
+ */
+static int ensure_extents(struct blkalign_trace *t)
 {
-	uint64_t first = t->start / 512, end = (t->start + t->size) / 512;
+	struct ba_trace_extent e = {.major = t->major, .minor = t->minor};
 
-	if (t->major || t->minor)
-		if (ev->major != t->major || ev->minor != t->minor)
-			return false;
-	if (!t->partition || ev->nr_sector == 0)
-		return true;
-	return ev->sector >= first && ev->sector < end;
+	if (t->next || (!t->major && !t->minor))
+		return 0;
+	e.first = t->partition ? t->start / 512 : 0;
+	e.end = t->partition ? (t->start + t->size) / 512 : BA_TRACE_WHOLE;
+	e.pss = t->pss;
+	e.ao = t->ao;
+	snprintf(e.name, sizeof(e.name), "%u:%u", t->major, t->minor);
+	return ba_trace_extent_add(t, &e);
+}
+
+/*
+ * The extent an event falls in, or NULL when it concerns another layer.
+ * Requests without data (flushes: sector 0 at issue, -1 at completion)
+ * go to the first extent on their disk.
+ */
+static struct ba_trace_extent *wanted(struct blkalign_trace *t,
+				      const struct ba_trace_event *ev)
+{
+	if (!t->next) {
+		t->any.pss = t->pss;
+		t->any.ao = t->ao;
+		t->any.end = BA_TRACE_WHOLE;
+		return &t->any;
+	}
+	for (size_t i = 0; i < t->next; i++) {
+		struct ba_trace_extent *e = &t->ext[i];
+
+		if (ev->major != e->major || ev->minor != e->minor)
+			continue;
+		if (ev->nr_sector == 0 || e->end == BA_TRACE_WHOLE ||
+		    (ev->sector >= e->first && ev->sector < e->end))
+			return e;
+	}
+	return NULL;
 }
 
 /* Account one issued request: size, alignment, partial sectors. */
 static void issue(struct blkalign_trace *t, struct ba_trace_dir_acc *d,
-		  const struct ba_trace_event *ev, int dir)
+		  struct ba_trace_extent *e, const struct ba_trace_event *ev,
+		  int dir)
 {
 	uint64_t pss = t->opts.physical_sector_size
 			       ? t->opts.physical_sector_size
-		       : t->pss ? t->pss
+		       : e->pss ? e->pss
 				: 512;
-	uint64_t ao = t->ao % pss;
+	uint64_t ao = e->ao % pss;
 	uint64_t abs = ev->sector * 512, len = (uint64_t)ev->nr_sector * 512;
 	uint64_t head = abs + pss - ao, tail = head + len;
+	/* the offset in the traced layer (modulo 2^64: a striped layer's
+	 * extents start at stripe boundaries, not at the layer's start) */
+	uint64_t in_layer = abs - e->first * 512 + e->layer_off;
 	unsigned int lg = 0;
 
 	d->pub.requests++;
 	d->pub.bytes += len;
+	if (dir == DIR_READ) {
+		e->pub.read_requests++;
+		e->pub.read_bytes += len;
+	} else if (dir == DIR_WRITE) {
+		e->pub.write_requests++;
+		e->pub.write_bytes += len;
+	}
 	if (len > d->pub.request_max)
 		d->pub.request_max = len;
 	if (!d->pub.request_min || len < d->pub.request_min)
@@ -287,15 +329,18 @@ static void issue(struct blkalign_trace *t, struct ba_trace_dir_acc *d,
 	while (lg < 31 && ((uint64_t)ev->nr_sector >> (lg + 1)))
 		lg++;
 	d->pub.hist_log2[lg]++;
-	if (head % pss)
+	if (head % pss) {
 		d->pub.off_physical++;
-	if ((abs - (abs >= t->start ? t->start : 0)) % 4096)
+		e->pub.off_physical++;
+	}
+	if (in_layer % 4096)
 		d->pub.off_page_in_layer++;
 	d->pub.physical_sectors += (tail - 1) / pss - head / pss + 1;
 	if (head % pss || tail % pss) {
 		uint64_t n = (tail - 1) / pss - head / pss + 1;
 
 		d->pub.partial_requests++;
+		e->pub.partial_requests++;
 		if (dir == DIR_WRITE)
 			d->pub.rmw += n == 1 ? 1
 					     : (uint64_t)(head % pss != 0) +
@@ -310,6 +355,7 @@ static void issue(struct blkalign_trace *t, struct ba_trace_dir_acc *d,
 int ba_trace_feed_event(struct blkalign_trace *t,
 			const struct ba_trace_event *ev)
 {
+	struct ba_trace_extent *e;
 	struct ba_inflight *f;
 	uint64_t key;
 	int dir;
@@ -318,7 +364,12 @@ int ba_trace_feed_event(struct blkalign_trace *t,
 		t->lost += ev->lost;
 		return 0;
 	}
-	if (ev->kind == BA_TRACE_NONE || !wanted(t, ev))
+	if (ev->kind == BA_TRACE_NONE)
+		return 0;
+	if (ensure_extents(t))
+		return -ENOMEM;
+	e = wanted(t, ev);
+	if (!e)
 		return 0;
 	if (!t->events || ev->ts_ns < t->first_ns)
 		t->first_ns = ev->ts_ns;
@@ -331,7 +382,7 @@ int ba_trace_feed_event(struct blkalign_trace *t,
 	 * zero-length requests with each other. */
 	key = ev->nr_sector ? ev->sector : ZERO_LENGTH_KEY;
 	if (ev->kind == BA_TRACE_ISSUE) {
-		issue(t, &t->dirs[dir], ev, dir);
+		issue(t, &t->dirs[dir], e, ev, dir);
 		return inflight_put(t, key, ev->ts_ns, dir);
 	}
 	f = inflight_take(t, key);
@@ -373,6 +424,35 @@ static void feed_header(struct blkalign_trace *t, const char *line)
 	}
 }
 
+/* "# blkalign-trace-extent ...": one extent of a saved trace. */
+static int feed_extent(struct blkalign_trace *t, const char *line)
+{
+	struct ba_trace_extent e = {0};
+	unsigned long long first, off;
+	char end[32];
+
+	if (sscanf(line,
+		   "# blkalign-trace-extent name=%31s dev=%u,%u first=%llu "
+		   "end=%31s layer_offset=%llu physical=%u "
+		   "alignment_offset=%u",
+		   e.name, &e.major, &e.minor, &first, end, &off, &e.pss,
+		   &e.ao) != 8)
+		return -EINVAL;
+	e.first = first;
+	e.layer_off = off;
+	if (!strcmp(end, "-")) {
+		e.end = BA_TRACE_WHOLE;
+	} else {
+		char *p;
+
+		errno = 0;
+		e.end = strtoull(end, &p, 10);
+		if (errno || *p || e.end == BA_TRACE_WHOLE)
+			return -EINVAL;
+	}
+	return ba_trace_extent_add(t, &e);
+}
+
 /**
  * blkalign_trace_feed: account one line of trace_pipe text (or of a file
  * saved with --raw: its "# blkalign-trace" header sets the geometry).
@@ -388,6 +468,10 @@ int blkalign_trace_feed(struct blkalign_trace *t, const char *line)
 	if (!strncmp(line, "# blkalign-trace ", 17)) {
 		feed_header(t, line);
 		return 0;
+	}
+	if (!strncmp(line, "# blkalign-trace-extent ", 24)) {
+		rc = feed_extent(t, line);
+		return rc == -E2BIG ? -EINVAL : rc;
 	}
 	if (line[0] == '#')
 		return 0;
@@ -440,6 +524,19 @@ void ba_trace_write_header(struct blkalign_trace *t)
 		" logical=%u physical=%u alignment_offset=%u\n",
 		t->device ? t->device : "-", t->major, t->minor, t->partition,
 		t->start, t->size, t->lss, t->pss, t->ao);
+	for (size_t i = 0; i < t->next; i++) {
+		const struct ba_trace_extent *e = &t->ext[i];
+		char end[24] = "-";
+
+		if (e->end != BA_TRACE_WHOLE)
+			snprintf(end, sizeof(end), "%" PRIu64, e->end);
+		fprintf(t->opts.raw,
+			"# blkalign-trace-extent name=%s dev=%u,%u first=%" PRIu64
+			" end=%s layer_offset=%" PRIu64
+			" physical=%u alignment_offset=%u\n",
+			e->name, e->major, e->minor, e->first, end,
+			e->layer_off, e->pss, e->ao);
+	}
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -526,5 +623,30 @@ blkalign_trace_summary(struct blkalign_trace *t)
 	s->discard = t->dirs[DIR_DISCARD].pub;
 	s->flush = t->dirs[DIR_FLUSH].pub;
 	s->other = t->dirs[DIR_OTHER].pub;
+	if (ensure_extents(t) == 0 && t->next) {
+		struct blkalign_trace_below *b =
+			realloc(t->below, t->next * sizeof(*b));
+
+		if (b) {
+			t->below = b;
+			for (size_t i = 0; i < t->next; i++) {
+				const struct ba_trace_extent *e = &t->ext[i];
+
+				b[i] = e->pub;
+				b[i].name = e->name;
+				b[i].major = e->major;
+				b[i].minor = e->minor;
+				b[i].start = e->first * 512;
+				b[i].size = e->end == BA_TRACE_WHOLE
+						    ? 0
+						    : (e->end - e->first) * 512;
+				b[i].layer_offset = e->layer_off;
+				b[i].physical_sector_size = e->pss;
+				b[i].alignment_offset = e->ao;
+			}
+			s->below = b;
+			s->nbelow = t->next;
+		}
+	}
 	return s;
 }

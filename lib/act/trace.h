@@ -49,6 +49,22 @@ struct ba_inflight {
 	int dir;
 };
 
+/*
+ * One stretch of a request-based disk the traced device's data lives on
+ * (trace-map.c): sectors [first, end) of major:minor, end UINT64_MAX for
+ * the whole disk; the requests counted there in pub.
+ */
+struct ba_trace_extent {
+	unsigned int major, minor;
+	uint64_t first, end;
+	uint64_t layer_off; /* bytes: the traced layer's offset at first */
+	uint32_t pss, ao;
+	char name[32];
+	struct blkalign_trace_below pub;
+};
+
+#define BA_TRACE_WHOLE UINT64_MAX
+
 struct blkalign_trace {
 	struct blkalign_ctx *ctx;
 	struct blkalign_trace_opts opts;
@@ -59,6 +75,10 @@ struct blkalign_trace {
 	uint64_t start, size; /* bytes */
 	bool partition;	      /* filter on [start, start + size) */
 	uint32_t lss, pss, ao;
+	struct ba_trace_extent *ext; /* where its requests reach the disks */
+	size_t next, ext_cap;
+	struct ba_trace_extent any;	    /* no header: every event */
+	struct blkalign_trace_below *below; /* the summary's copy */
 
 	/* the tracefs session (tracefs.c) */
 	char *tracefs;	/* mount point */
@@ -78,6 +98,11 @@ struct blkalign_trace {
 	struct blkalign_trace_summary sum;
 };
 
+int ba_trace_extent_add(struct blkalign_trace *t,
+			const struct ba_trace_extent *e);
+int ba_trace_map(struct blkalign_trace *t, unsigned int major,
+		 unsigned int minor, uint64_t size_sectors);
+char *ba_trace_filter(const struct blkalign_trace *t, size_t max_len);
 int ba_trace_feed_event(struct blkalign_trace *t,
 			const struct ba_trace_event *ev);
 void ba_trace_write_header(struct blkalign_trace *t);

@@ -11,15 +11,16 @@
  * unmounted again afterwards.  Instances left by a killed blkalign (its
  * pid gone) are removed before a new one is made.
  *
- * A partition is traced as its disk (requests are remapped to the disk
- * before they are issued) with a filter on the partition's sectors; the
- * filter's dev is the kernel's dev_t, (major << 20) | minor.
+ * A device is traced as the disks its requests reach (trace-map.c): a
+ * partition as its disk with a filter on its sectors, a dm or md device
+ * as the ranges of the disks below it, one OR'ed term each.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@
 
 #define INSTANCE_PREFIX	  "blkalign-"
 #define DEFAULT_BUFFER_KB 4096
+/* event_filter_write() takes less than a page */
+#define FILTER_MAX 4000
 
 static int write_file(const char *dir, const char *rel, const char *val)
 {
@@ -175,14 +178,18 @@ static int read_u32(const char *dir, const char *attr, uint32_t *out)
 	return 0;
 }
 
-/* Disk dev_t, the layer's sectors and the sector sizes, from sysfs. */
+/*
+ * The extents of @device on the disks below (trace-map.c); the summary's
+ * disk, layer start and sector sizes are those of the first extent, the
+ * logical sector size the device's own.
+ */
 static int resolve_device(struct blkalign_trace *t, const char *device)
 {
-	char *devdir = NULL, *diskdir = NULL, buf[64];
-	unsigned int ma, mi;
+	char *devdir = NULL, *q = NULL;
+	const struct ba_trace_extent *e;
 	struct stat st;
-	int64_t v;
-	int rc = 0;
+	int64_t v = 0;
+	int rc;
 
 	if (stat(device, &st) < 0)
 		return -errno;
@@ -191,55 +198,128 @@ static int resolve_device(struct blkalign_trace *t, const char *device)
 	devdir = ba_sysfs_devdir(t->ctx, major(st.st_rdev), minor(st.st_rdev));
 	if (!devdir)
 		return -ENODEV;
-	if (ba_sysfs_read_s64(devdir, "partition", &v) == 0) {
-		int64_t start, size;
-
-		if (ba_sysfs_read_s64(devdir, "start", &start) ||
-		    ba_sysfs_read_s64(devdir, "size", &size) || start < 0 ||
-		    size <= 0) {
-			rc = -EIO;
-			goto out;
-		}
-		t->start = (uint64_t)start * 512;
-		t->size = (uint64_t)size * 512;
-		t->partition = true;
-		diskdir = ba_sysfs_parent_disk(devdir);
-	} else {
-		diskdir = strdup(devdir);
-		if (ba_sysfs_read_s64(devdir, "size", &v) == 0 && v > 0)
-			t->size = (uint64_t)v * 512;
-		t->start = 0;
+	if (ba_sysfs_read_s64(devdir, "size", &v) || v <= 0) {
+		rc = -EIO;
+		goto out;
 	}
-	if (!diskdir) {
+	t->size = (uint64_t)v * 512;
+	rc = ba_trace_map(t, major(st.st_rdev), minor(st.st_rdev), (uint64_t)v);
+	if (rc)
+		goto out;
+	e = &t->ext[0];
+	t->major = e->major;
+	t->minor = e->minor;
+	t->partition = e->end != BA_TRACE_WHOLE;
+	t->start = t->partition ? e->first * 512 : 0;
+	t->pss = e->pss;
+	t->ao = e->ao;
+	/* a partition has no queue/: its disk's */
+	if (asprintf(&q, "%s/queue", devdir) < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (ba_sysfs_read_str(diskdir, "dev", buf, sizeof(buf)) ||
-	    sscanf(buf, "%u:%u", &ma, &mi) != 2) {
-		rc = -ENODEV;
-		goto out;
-	}
-	t->major = ma;
-	t->minor = mi;
-	{
-		char *q = NULL;
+	if (read_u32(q, "logical_block_size", &t->lss)) {
+		char *disk = ba_sysfs_parent_disk(devdir);
 
-		if (asprintf(&q, "%s/queue", diskdir) < 0) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		if (read_u32(q, "logical_block_size", &t->lss))
-			t->lss = 512;
-		if (read_u32(q, "physical_block_size", &t->pss))
-			t->pss = t->lss;
 		free(q);
+		q = NULL;
+		if (!disk || asprintf(&q, "%s/queue", disk) < 0)
+			q = NULL;
+		free(disk);
+		if (!q || read_u32(q, "logical_block_size", &t->lss))
+			t->lss = 512;
 	}
-	if (ba_sysfs_read_s64(diskdir, "alignment_offset", &v) == 0 && v > 0)
-		t->ao = (uint32_t)v;
 out:
+	free(q);
 	free(devdir);
-	free(diskdir);
 	return rc;
+}
+
+/* A string that grows: tracefs filters have no fixed length. */
+static bool appendf(char **buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool appendf(char **buf, size_t *len, const char *fmt, ...)
+{
+	char *more = NULL, *n;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&more, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return false;
+	n = realloc(*buf, *len + (size_t)k + 1);
+	if (!n) {
+		free(more);
+		return false;
+	}
+	memcpy(n + *len, more, (size_t)k + 1);
+	*len += (size_t)k;
+	*buf = n;
+	free(more);
+	return true;
+}
+
+static bool seen_disk(const struct blkalign_trace *t, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (t->ext[k].major == t->ext[i].major &&
+		    t->ext[k].minor == t->ext[i].minor)
+			return true;
+	return false;
+}
+
+/**
+ * ba_trace_filter: the tracefs event filter of @t's extents, an OR of
+ * "dev == D && sector in [first, end)" plus the data-less requests
+ * (flushes) of each disk; the filter's dev is the kernel's dev_t,
+ * (major << 20) | minor.  When that is longer than @max_len (the
+ * kernel takes less than a page), the disks alone: wanted() in trace.c
+ * checks the sectors again either way.  Returns a malloc'ed string or
+ * NULL (no memory).
+ */
+char *ba_trace_filter(const struct blkalign_trace *t, size_t max_len)
+{
+	char *f = NULL;
+	size_t len = 0;
+
+	for (int ranges = 1; ranges >= 0; ranges--) {
+		bool ok = true;
+
+		free(f);
+		f = NULL;
+		len = 0;
+		for (size_t i = 0; i < t->next && ok; i++) {
+			const struct ba_trace_extent *e = &t->ext[i];
+			uint32_t dev = (e->major << 20) | e->minor;
+			const char * or = len ? " || " : "";
+
+			if (!ranges || e->end == BA_TRACE_WHOLE) {
+				if (!seen_disk(t, i))
+					ok = appendf(&f, &len, "%sdev == %u",
+						     or, dev);
+				continue;
+			}
+			ok = appendf(&f, &len,
+				     "%s(dev == %u && sector >= %" PRIu64
+				     " && sector < %" PRIu64 ")",
+				     or, dev, e->first, e->end);
+			if (ok && !seen_disk(t, i))
+				ok = appendf(
+					&f, &len,
+					" || (dev == %u && nr_sector == 0)",
+					dev);
+		}
+		if (!ok) {
+			free(f);
+			return NULL;
+		}
+		if (len <= max_len)
+			break;
+	}
+	return f;
 }
 
 /**
@@ -299,8 +379,7 @@ int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
  */
 int blkalign_trace_start(struct blkalign_trace *t)
 {
-	char filter[256], kb[32], *instances = NULL;
-	uint32_t dev;
+	char kb[32], *instances = NULL, *filter = NULL;
 	int rc;
 
 	if (!t || !t->device || t->started)
@@ -327,24 +406,26 @@ int blkalign_trace_start(struct blkalign_trace *t)
 	}
 	t->started = true;
 
-	dev = (t->major << 20) | t->minor;
-	if (t->partition)
-		snprintf(filter, sizeof(filter),
-			 "dev == %u && ((sector >= %" PRIu64
-			 " && sector < %" PRIu64 ") || nr_sector == 0)",
-			 dev, t->start / 512, (t->start + t->size) / 512);
-	else
-		snprintf(filter, sizeof(filter), "dev == %u", dev);
+	filter = ba_trace_filter(t, FILTER_MAX);
+	if (!filter) {
+		rc = -ENOMEM;
+		goto fail;
+	}
 	snprintf(kb, sizeof(kb), "%u",
 		 t->opts.buffer_size_kb ? t->opts.buffer_size_kb
 					: DEFAULT_BUFFER_KB);
 	/* mono: issue and completion may be stamped on different CPUs */
 	write_file(t->instance, "trace_clock", "mono");
 	write_file(t->instance, "buffer_size_kb", kb);
-	if ((rc = write_file(t->instance, "events/block/block_rq_issue/filter",
-			     filter)) ||
-	    (rc = write_file(t->instance,
-			     "events/block/block_rq_complete/filter", filter)))
+	rc = write_file(t->instance, "events/block/block_rq_issue/filter",
+			filter);
+	if (!rc)
+		rc = write_file(t->instance,
+				"events/block/block_rq_complete/filter",
+				filter);
+	free(filter);
+	filter = NULL;
+	if (rc)
 		goto fail;
 	{
 		char path[4096];
@@ -476,6 +557,8 @@ void blkalign_trace_free(struct blkalign_trace *t)
 	for (int i = 0; i < BA_TRACE_NDIRS; i++)
 		free(t->dirs[i].lat_us);
 	free(t->inflight);
+	free(t->ext);
+	free(t->below);
 	free(t->line);
 	free(t->tracefs);
 	free(t->device);

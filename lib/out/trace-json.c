@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace-json.c - `trace` results as JSON: the block requests tracefs saw,
- * per direction, with sizes, alignment and latency (docs/model.md).
+ * per direction, with sizes, alignment and latency (docs/model.md), and
+ * per extent of the disks below ("below").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +55,41 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 	return o;
 }
 
+/* The extents on the disks below and what reached each. */
+static struct json_object *below_json(const struct blkalign_trace_summary *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < s->nbelow; i++) {
+		const struct blkalign_trace_below *b = &s->below[i];
+		struct json_object *o = json_object_new_object();
+		struct json_object *r = json_object_new_object();
+		struct json_object *w = json_object_new_object();
+		char dev[32];
+
+		snprintf(dev, sizeof(dev), "%u:%u", b->major, b->minor);
+		ba_json_str(o, "name", b->name);
+		ba_json_str(o, "dev", dev);
+		ba_json_u64(o, "major", b->major);
+		ba_json_u64(o, "minor", b->minor);
+		ba_json_u64(o, "start", b->start);
+		ba_json_u64(o, "size", b->size);
+		ba_json_u64(o, "layer_offset", b->layer_offset);
+		ba_json_u64(o, "physical_sector_size", b->physical_sector_size);
+		ba_json_u64(o, "alignment_offset", b->alignment_offset);
+		ba_json_u64(r, "requests", b->read_requests);
+		ba_json_u64(r, "bytes", b->read_bytes);
+		ba_json_u64(w, "requests", b->write_requests);
+		ba_json_u64(w, "bytes", b->write_bytes);
+		json_object_object_add(o, "read", r);
+		json_object_object_add(o, "write", w);
+		ba_json_u64(o, "off_physical", b->off_physical);
+		ba_json_u64(o, "partial_requests", b->partial_requests);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /**
  * blkalign_trace_write_json: the summary of trace @t as one document.
  * Returns: 0, -EINVAL, -ENOMEM or -EIO.
@@ -94,5 +130,6 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	json_object_object_add(dirs, "flush", dir_json(&s->flush));
 	json_object_object_add(dirs, "other", dir_json(&s->other));
 	json_object_object_add(root, "requests", dirs);
+	json_object_object_add(root, "below", below_json(s));
 	return ba_json_write(root, out);
 }

@@ -89,12 +89,18 @@ int ba_dm_parse_line(const char *line, struct ba_dm_target *t)
 	return 0;
 }
 
-/* The first line of the table from the kernel, into @buf. */
-static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
-		       size_t len)
+/*
+ * Every target of the table from the kernel, one "<start> <length>
+ * <type> <params>" line each, into a malloc'ed *@out.  The specs of a
+ * DM_TABLE_STATUS answer follow one another at ->next bytes from the
+ * first one (linux/dm-ioctl.h).
+ */
+static int table_ioctl_all(unsigned int maj, unsigned int min, char **out)
 {
 	struct dm_ioctl *io;
-	struct dm_target_spec *spec;
+	char *text = NULL, *first;
+	size_t len = 0, off = 0;
+	FILE *f;
 	int fd, rc = 0;
 
 	fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
@@ -106,8 +112,6 @@ static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
 		return -ENOMEM;
 	}
 	io->version[0] = DM_VERSION_MAJOR;
-	io->version[1] = 0;
-	io->version[2] = 0;
 	io->data_size = DM_BUF_SIZE;
 	io->data_start = sizeof(*io);
 	io->flags = DM_STATUS_TABLE_FLAG;
@@ -117,22 +121,96 @@ static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
 		rc = -errno;
 		goto out;
 	}
-	if (io->flags & DM_BUFFER_FULL_FLAG || io->target_count == 0 ||
-	    io->data_start + sizeof(*spec) > DM_BUF_SIZE) {
-		rc = io->target_count ? -E2BIG : -ENOENT;
+	if (io->flags & DM_BUFFER_FULL_FLAG || io->data_start >= DM_BUF_SIZE) {
+		rc = -E2BIG;
 		goto out;
 	}
-	spec = (struct dm_target_spec *)((char *)io + io->data_start);
-	snprintf(buf, len, "%llu %llu %.*s %.*s",
-		 (unsigned long long)spec->sector_start,
-		 (unsigned long long)spec->length,
-		 (int)sizeof(spec->target_type), spec->target_type,
-		 (int)(DM_BUF_SIZE - io->data_start - sizeof(*spec)),
-		 (char *)(spec + 1));
+	f = open_memstream(&text, &len);
+	if (!f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	first = (char *)io + io->data_start;
+	for (uint32_t i = 0; i < io->target_count; i++) {
+		struct dm_target_spec *spec =
+			(struct dm_target_spec *)(first + off);
+		size_t room = DM_BUF_SIZE - io->data_start - off;
+
+		if (off + sizeof(*spec) > DM_BUF_SIZE - io->data_start) {
+			rc = -EIO;
+			break;
+		}
+		fprintf(f, "%llu %llu %.*s %.*s\n",
+			(unsigned long long)spec->sector_start,
+			(unsigned long long)spec->length,
+			(int)sizeof(spec->target_type), spec->target_type,
+			(int)(room - sizeof(*spec)), (char *)(spec + 1));
+		if (spec->next <= off && i + 1 < io->target_count) {
+			rc = -EIO;
+			break;
+		}
+		off = spec->next;
+	}
+	if (fclose(f) || rc) {
+		free(text);
+		rc = rc ? rc : -ENOMEM;
+		goto out;
+	}
+	*out = text;
 out:
 	free(io);
 	close(fd);
 	return rc;
+}
+
+/* The first line of the table from the kernel, into @buf. */
+static int table_ioctl(unsigned int maj, unsigned int min, char *buf,
+		       size_t len)
+{
+	char *text = NULL;
+	int rc = table_ioctl_all(maj, min, &text);
+
+	if (rc)
+		return rc;
+	if (!*text)
+		rc = -ENOENT;
+	else
+		snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
+	return rc;
+}
+
+/**
+ * ba_dm_table: the whole table of the dm device @devdir, one target a
+ * line, malloc'ed into *@out (from the kernel, or a saved tree's
+ * dm/table).  Returns: 0, 1 when it is not a dm device, -errno.
+ */
+int ba_dm_table(const struct blkalign_ctx *ctx, const char *devdir, char **out)
+{
+	char name[256], dev[32];
+	unsigned int maj, min;
+
+	*out = NULL;
+	if (ba_sysfs_read_str(devdir, "dm/name", name, sizeof(name)))
+		return 1;
+	if (ctx->sysroot) {
+		char *buf = malloc(DM_BUF_SIZE);
+		int rc;
+
+		if (!buf)
+			return -ENOMEM;
+		rc = ba_sysfs_read_str(devdir, "dm/table", buf, DM_BUF_SIZE);
+		if (rc) {
+			free(buf);
+			return rc;
+		}
+		*out = buf;
+		return 0;
+	}
+	if (ba_sysfs_read_str(devdir, "dev", dev, sizeof(dev)) ||
+	    sscanf(dev, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	return table_ioctl_all(maj, min, out);
 }
 
 /**

@@ -4,10 +4,23 @@
 # an odd size, p2 at 4096).  Ground truth: dmsetup table, blockdev, and
 # the block requests that reach j1 for a buffered 16 MiB write, counted
 # from tracefs by this script; then blkalign check, model and trace.
+# blkalign trace runs inside a kernel count of its own (the top-level
+# tracefs instance, on before it starts and off after it exits), also on
+# a dm-crypt mapping (crypt) and a dm-striped one over two ranges of j1
+# (stripe): trace-writes.txt.
 j=$(lab_disk j1)
 dmsetup create lina --table "0 1000003 linear /dev/$j 2048"
 dmsetup create linb --table "0 1000000 linear /dev/$j 2055"
 dmsetup create mp --table "0 600000 linear /dev/$j 1050624"
+traced="lina linb mp1 mp2 mp" # mp last: writing it wipes its table
+key=$(printf '%064x' 14)
+if dmsetup create crypt --table "0 200000 crypt aes-cbc-plain64 $key 0 /dev/$j 1700001"; then
+	traced="$traced crypt"
+else
+	echo "lab: no dm-crypt with aes-cbc-plain64 here" >&2
+fi
+dmsetup create stripe --table "0 65536 striped 2 128 /dev/$j 1900000 /dev/$j 1950000" &&
+	traced="$traced stripe"
 lab_partition mapper/mp 63 100001 83 102400 200000 83
 kpartx -a -s /dev/mapper/mp
 sleep 1
@@ -37,9 +50,15 @@ for m in lina linb mp1 mp2 mp; do
 	grep block_rq_issue $TR/trace >kernel-trace-$m.txt
 	echo "$m requests=$(lab_trace_count $j W) sectors=$(grep block_rq_issue $TR/trace | grep " $(tr : , </sys/block/$j/dev) W" | grep -oE '\+ [0-9]+' | awk '{s += $2} END {print s + 0}')"
 done >kernel-writes.txt
-for m in lina linb mp1 mp2 mp; do
+for m in $traced; do
 	echo 3 >/proc/sys/vm/drop_caches
-	lab_run trace/$m blkalign trace --json /dev/mapper/$m -- dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
-done
+	lab_trace_on
+	lab_run trace/$m blkalign trace --json --raw trace/$m.raw /dev/mapper/$m -- \
+		dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
+	lab_trace_off
+	echo "$m $(lab_trace_writes $j)"
+done >trace-writes.txt
 kpartx -d /dev/mapper/mp
 dmsetup remove lina linb mp
+dmsetup remove crypt 2>/dev/null
+dmsetup remove stripe 2>/dev/null

@@ -85,3 +85,16 @@ lab_blockdevs() {
 		echo "$n $(cat "$b/dev") $disk $start $(cat "$b/size") $dm"
 	done
 }
+
+# lab_trace_writes DISK: "requests=N bytes=B" of the buffer's block_rq_issue
+# writes to DISK (rwbs W..., or FW... for a write with a preflush), the
+# kernel's own count to hold blkalign trace's against.
+lab_trace_writes() {
+	local dev
+	dev=$(tr : , <"/sys/block/$1/dev")
+	awk -v dev="$dev" '{
+		for (i = 1; i < NF; i++) if ($i == "block_rq_issue:") break
+		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^F?W/) next
+		n++; b += $(i + 7) * 512
+	} END { printf "requests=%d bytes=%d\n", n, b }' $TR/trace
+}
