@@ -10,9 +10,12 @@
 # after it exits (trace-writes.txt: "<device> <disk> <maj:min> requests= bytes=").
 # safe_mode_delay is raised so that no "clean" superblock write falls
 # between blkalign's stop and the kernel count's.
+# The tables of 20-md.sh go back at the end: 40-lvm.sh and 50-crypt.sh
+# use them.
 for s in e1 e2 e3; do
 	d=$(lab_disk $s)
 	eval "$s=$d"
+	sfdisk -q -d /dev/$d >/tmp/md-trace-$d.sfdisk
 	wipefs -q -a /dev/$d
 	lab_partition $d 63 65473 fd 67584 65536 fd 133120 65536 fd 198656 63000 fd
 done
@@ -60,4 +63,8 @@ for m in md23 md22 md21 md20; do mdadm --stop /dev/$m; done
 for p in ${e1}1 ${e2}1 ${e3}1 ${e1}2 ${e2}2 ${e3}2 ${e1}3 ${e2}3 ${e3}3 ${e3}4; do
 	mdadm --zero-superblock /dev/$p 2>/dev/null
 done
-for d in $e1 $e2 $e3; do wipefs -q -a /dev/$d; done
+for d in $e1 $e2 $e3; do
+	wipefs -q -a /dev/$d
+	sfdisk -q /dev/$d </tmp/md-trace-$d.sfdisk
+done
+sleep 1
