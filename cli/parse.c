@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -59,7 +60,7 @@ int cli_parse_size(const char *arg, uint64_t *out)
 	if (errno || end == arg)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix))
+		if (strcasecmp(end, units[i].suffix))
 			continue;
 		if (units[i].shift && v > (UINT64_MAX >> units[i].shift))
 			return -ERANGE;
