@@ -286,8 +286,22 @@ static void print_sizes(const struct blkalign_model_cost *c, FILE *out)
 		fputs(", ...", out);
 }
 
+/* RAID columns: 0 none, 1 member reads and writes, 2 and the
+ * read-modify-writes at the members' drives (a live parity array). */
+static int raid_cols(const struct blkalign_model *m)
+{
+	int level = m->actual.raid_level;
+
+	if (!m->actual.raid_disks)
+		return 0;
+	return m->actual.raid_member_physical &&
+			       (level == 4 || level == 5 || level == 6)
+		       ? 2
+		       : 1;
+}
+
 static void print_row(const char *label, const char *layout,
-		      const struct blkalign_model_cost *c, bool raid, FILE *out)
+		      const struct blkalign_model_cost *c, int raid, FILE *out)
 {
 	char mx[24], avg[24];
 
@@ -302,6 +316,8 @@ static void print_row(const char *label, const char *layout,
 	if (raid)
 		fprintf(out, " %8" PRIu64 " %8" PRIu64, c->raid_reads,
 			c->raid_writes);
+	if (raid > 1)
+		fprintf(out, " %8" PRIu64, c->raid_member_rmw);
 	fputs("  ", out);
 	print_sizes(c, out);
 	fputc('\n', out);
@@ -332,11 +348,17 @@ static void print_layer_head(const char *name, const struct blkalign_model *m,
 		fprintf(out, "; md raid%d, %u disks, chunk %" PRIu64,
 			m->actual.raid_level, m->actual.raid_disks,
 			m->actual.raid_chunk);
+	if (raid_cols(m) > 1)
+		fprintf(out, ", %u of them with data off their %u-byte sectors",
+			m->actual.raid_members_misaligned,
+			m->actual.raid_member_physical);
 	fputs("\n\n", out);
 	fprintf(out, "  %-20s %-8s %10s %7s %7s %12s %8s", "WORKLOAD", "LAYOUT",
 		"REQUESTS", "MAX", "AVG", "PHYS-SECTORS", "RMW");
-	if (m->actual.raid_disks)
+	if (raid_cols(m))
 		fprintf(out, " %8s %8s", "RAID-RD", "RAID-WR");
+	if (raid_cols(m) > 1)
+		fprintf(out, " %8s", "MBR-RMW");
 	fputs("  SIZES\n", out);
 }
 
@@ -344,8 +366,9 @@ static void print_model(const struct blkalign_model *m, FILE *out)
 {
 	const struct blkalign_model_cost *a = &m->cost, *b = &m->cost_aligned;
 	const struct blkalign_workload *w = &m->workload;
-	bool raid = m->actual.raid_disks != 0;
-	char r1[24], r2[24], r3[24], r4[24], r5[24], desc[64], bs[24], tot[24];
+	int raid = raid_cols(m);
+	char r1[24], r2[24], r3[24], r4[24], r5[24], r6[24], desc[64], bs[24],
+		tot[24];
 
 	blkalign_size_format(w->io_size, BLKALIGN_SIZE_SHORT, bs, sizeof(bs));
 	blkalign_size_format(w->total, BLKALIGN_SIZE_SHORT, tot, sizeof(tot));
@@ -359,12 +382,15 @@ static void print_model(const struct blkalign_model *m, FILE *out)
 	ratio(a->rmw, b->rmw, r3, sizeof(r3));
 	ratio(a->raid_reads, b->raid_reads, r4, sizeof(r4));
 	ratio(a->raid_writes, b->raid_writes, r5, sizeof(r5));
+	ratio(a->raid_member_rmw, b->raid_member_rmw, r6, sizeof(r6));
 	snprintf(desc, sizeof(desc), " %s %s", tot,
 		 w->dir == BLKALIGN_IO_WRITE ? "written" : "read");
 	fprintf(out, "  %-20s %-8s %10s %7s %7s %12s %8s", desc, "ratio", r1,
 		"", "", r2, r3);
 	if (raid)
 		fprintf(out, " %8s %8s", r4, r5);
+	if (raid > 1)
+		fprintf(out, " %8s", r6);
 	fputc('\n', out);
 }
 

@@ -126,6 +126,12 @@ struct blkalign_layer {
 	/* An md member on a live system: the array the kernel assembled
 	 * from it (its holders/ in sysfs), or NULL. */
 	const char *array;
+
+	/* An md array on a live system (its slaves/): the largest physical
+	 * sector of the members' disks, and how many members' data starts
+	 * off their disk's physical sector grid; 0 when unknown. */
+	uint32_t raid_member_physical;
+	uint32_t raid_members_misaligned;
 };
 
 enum blkalign_severity {
@@ -333,6 +339,11 @@ struct blkalign_model_layer {
 	uint32_t raid_disks; /* 0: the device is not md RAID */
 	int32_t raid_level;  /* 0, 1, 4, 5, 6, 10 (near 2) */
 	uint64_t raid_chunk; /* bytes */
+	/* the members' disks: largest physical sector (0: unknown) and how
+	 * many members' data is off its grid (their drives then
+	 * read-modify-write every parity RAID write they get) */
+	uint32_t raid_member_physical;
+	uint32_t raid_members_misaligned;
 };
 
 enum blkalign_io_dir { BLKALIGN_IO_READ = 0, BLKALIGN_IO_WRITE };
@@ -382,6 +393,7 @@ struct blkalign_model_cost {
 	uint64_t raid_rcw_stripes; /* reconstruct-write */
 	uint64_t raid_reads;	   /* member chunk reads */
 	uint64_t raid_writes;	   /* member chunk writes */
+	uint64_t raid_member_rmw;  /* read-modify-writes at members' drives */
 	/*
 	 * The cap depends on how contiguous the memory is where it is not
 	 * one segment per bio (direct I/O: the user buffer; reads: the

@@ -82,6 +82,8 @@ int blkalign_model_layer_from_device(const struct blkalign_device *d, size_t i,
 		l->raid_level = disk->raid_level;
 		l->raid_disks = disk->raid_disks;
 		l->raid_chunk = disk->raid_chunk;
+		l->raid_member_physical = disk->raid_member_physical;
+		l->raid_members_misaligned = disk->raid_members_misaligned;
 	}
 	return 0;
 }
@@ -238,6 +240,31 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 	return 0;
 }
 
+/* A parity array whose members' data is off their drives' grid. */
+static int cost_members(const struct blkalign_model_geometry *g,
+			const struct blkalign_model_layer *l, char *buf,
+			size_t len)
+{
+	struct ba_model rand;
+	const struct blkalign_model *r = &rand.pub;
+	int rc;
+
+	if (!l->raid_members_misaligned)
+		return -ENOENT;
+	rc = run(g, l, "rand-write-4k", 0, BLKALIGN_KERNEL_CURRENT, &rand);
+	if (rc)
+		return rc;
+	if (!r->cost.raid_member_rmw)
+		return -ENOENT;
+	snprintf(buf, len,
+		 "direct 4 KiB writes: %.1f read-modify-writes each at the "
+		 "drives of the %u members off their %u-byte sectors; none "
+		 "when aligned",
+		 per(r->cost.raid_member_rmw, r->cost.ios),
+		 l->raid_members_misaligned, l->raid_member_physical);
+	return 0;
+}
+
 /**
  * blkalign_finding_cost: one line saying what finding @f of device @d
  * costs on the standard workloads, from the model, e.g.
@@ -287,6 +314,8 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 				 l.raid_disks ? l.raid_chunk * data_disks(&l)
 					      : g.optimal_io_size,
 				 true, buf, len);
+	if (!strcmp(c, "stack-misaligned"))
+		return cost_members(&g, &l, buf, len);
 	if (!strcmp(c, "start-mib")) {
 		snprintf(buf, len,
 			 "none on this device: the same requests and "

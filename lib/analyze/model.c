@@ -67,6 +67,8 @@
 #define MAX_RANDOM_POSITIONS 65536
 /* States (offsets mod the period) remembered for cycle skipping. */
 #define MAX_STATES 8192
+/* md's stripe head: one page of every member (STRIPE_SIZE, raid5.h). */
+#define STRIPE_HEAD_BYTES 4096
 
 struct geom {
 	uint64_t lss, pss, min_io, opt_io, ao;
@@ -76,6 +78,7 @@ struct geom {
 struct raid {
 	int level;
 	uint64_t disks, data, parity, chunk, stripe;
+	uint64_t member_pss, members_misaligned;
 };
 
 /* Counters while simulating: additive, so cycles can be multiplied. */
@@ -248,7 +251,27 @@ static int resolve_raid(const struct blkalign_model_layer *l, struct raid *r)
 		return -EINVAL;
 	}
 	r->stripe = r->chunk * r->data;
+	r->member_pss = l->raid_member_physical;
+	r->members_misaligned = l->raid_members_misaligned;
+	if (r->members_misaligned > r->disks)
+		return -EINVAL;
 	return 1;
+}
+
+/*
+ * Read-modify-writes at the members' 512e drives for @writes member
+ * writes of a parity RAID: md writes whole stripe-head pages at page
+ * multiples of each member's data, so on a member whose data starts off
+ * its physical grid (physical sector <= page) every write covers part
+ * of its first and of its last sector: two each.  Member writes are
+ * spread over the members evenly (the parity rotates).
+ */
+static uint64_t member_rmw(const struct raid *r, uint64_t writes)
+{
+	if (!r->parity || !r->members_misaligned || !r->member_pss ||
+	    r->member_pss > STRIPE_HEAD_BYTES)
+		return 0;
+	return 2 * writes * r->members_misaligned / r->disks;
 }
 
 static void size_add(struct acc *a, uint64_t bytes, uint64_t n)
@@ -338,34 +361,127 @@ static void account_request(struct sim *s, uint64_t off, uint64_t len,
 	}
 }
 
+/* ceil(a / b) and floor(a / b) of a signed @a, for b > 0. */
+static int64_t div_up(int64_t a, int64_t b)
+{
+	return a >= 0 ? (a + b - 1) / b : -(-a / b);
+}
+
+static int64_t div_down(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Chunks [*c0, *c1] (clamped to [0, data)) whose block of a row at
+ * @base intersects [lo, hi) (@full false) or lies inside it (true). */
+static uint64_t row_chunks(const struct raid *r, int64_t base, int64_t row,
+			   int64_t lo, int64_t hi, bool full, int64_t *c0,
+			   int64_t *c1)
+{
+	int64_t ch = (int64_t)r->chunk;
+
+	if (full) {
+		*c0 = div_up(lo - base, ch);
+		*c1 = div_down(hi - base - row, ch);
+	} else {
+		*c0 = div_up(lo - base - row + 1, ch);
+		*c1 = div_down(hi - 1 - base, ch);
+	}
+	if (*c0 < 0)
+		*c0 = 0;
+	if (*c1 > (int64_t)r->data - 1)
+		*c1 = (int64_t)r->data - 1;
+	return *c1 >= *c0 ? (uint64_t)(*c1 - *c0 + 1) : 0;
+}
+
+/* What one stripe head does: which data blocks it writes [w0, w1], which
+ * it wholly overwrites [o0, o1], and what it reads to make the parity. */
+struct head {
+	enum { HEAD_IDLE, HEAD_FULL, HEAD_RMW, HEAD_RCW } mode;
+	int64_t w0, w1, o0, o1;
+};
+
+static bool head_writes(const struct raid *r, const struct head *h, uint64_t m)
+{
+	if (h->mode == HEAD_IDLE)
+		return false;
+	return m >= r->data || ((int64_t)m >= h->w0 && (int64_t)m <= h->w1);
+}
+
+static bool head_reads(const struct raid *r, const struct head *h, uint64_t m)
+{
+	switch (h->mode) {
+	case HEAD_RMW:
+		return head_writes(r, h, m);
+	case HEAD_RCW:
+		return m < r->data &&
+		       ((int64_t)m < h->o0 || (int64_t)m > h->o1);
+	default:
+		return false;
+	}
+}
+
 /*
  * One stripe of a parity RAID where [lo, hi) (bytes inside the stripe)
- * is written: full-stripe, read-modify-write or reconstruct-write, as
- * handle_stripe_dirtying() picks (fewer reads; a tie goes to rcw).
+ * is written, costed cold (nothing of the stripe in md's stripe cache).
+ * md works per stripe head - one page of every member - and decides for
+ * each whether it is full, read-modify-write or reconstruct-write
+ * (handle_stripe_dirtying(): rmw reads the blocks written and the
+ * parity, rcw the data blocks not wholly overwritten; rmw only when it
+ * reads strictly fewer).  The heads' bios to one member merge when the
+ * heads are adjacent, so a member costs one I/O per run of heads that
+ * read (or write) it.
  */
 static void stripe_write(struct acc *a, const struct raid *r, uint64_t lo,
 			 uint64_t hi, uint64_t times)
 {
-	uint64_t w = (hi - 1) / r->chunk - lo / r->chunk + 1;
 	uint64_t full_lo = (lo + r->chunk - 1) / r->chunk,
 		 full_hi = hi / r->chunk;
 	uint64_t f = full_hi > full_lo ? full_hi - full_lo : 0;
-	uint64_t rmw_reads = w + r->parity, rcw_reads = r->data - f;
+	uint64_t row =
+		r->chunk % STRIPE_HEAD_BYTES ? r->chunk : STRIPE_HEAD_BYTES;
+	uint64_t members = r->data + r->parity, reads = 0, writes = 0;
+	struct head prev = {.mode = HEAD_IDLE};
+	bool any_rmw = false;
 
 	a->raid_stripes += times;
 	if (f == r->data) {
 		a->raid_full += times;
-		a->raid_writes += times * (r->data + r->parity);
+		a->raid_writes += times * members;
 		return;
 	}
-	a->raid_writes += times * (w + r->parity);
-	if (rmw_reads < rcw_reads) {
-		a->raid_rmw += times;
-		a->raid_reads += times * rmw_reads;
-	} else {
-		a->raid_rcw += times;
-		a->raid_reads += times * rcw_reads;
+	for (uint64_t base = 0; base < r->chunk; base += row) {
+		struct head h = {.mode = HEAD_IDLE};
+		uint64_t wn =
+			row_chunks(r, (int64_t)base, (int64_t)row, (int64_t)lo,
+				   (int64_t)hi, false, &h.w0, &h.w1);
+		uint64_t on =
+			row_chunks(r, (int64_t)base, (int64_t)row, (int64_t)lo,
+				   (int64_t)hi, true, &h.o0, &h.o1);
+
+		if (wn) {
+			if (on == r->data)
+				h.mode = HEAD_FULL;
+			else if (wn + r->parity < r->data - on)
+				h.mode = HEAD_RMW;
+			else
+				h.mode = HEAD_RCW;
+			any_rmw |= h.mode == HEAD_RMW;
+			for (uint64_t m = 0; m < members; m++) {
+				writes += head_writes(r, &h, m) &&
+					  !head_writes(r, &prev, m);
+				reads += head_reads(r, &h, m) &&
+					 !head_reads(r, &prev, m);
+			}
+		}
+		prev = h;
 	}
+	if (any_rmw)
+		a->raid_rmw += times;
+	else
+		a->raid_rcw += times;
+	a->raid_reads += times * reads;
+	a->raid_writes += times * writes;
 }
 
 /* Writes of [abs, abs + len) to a parity RAID as one gathered range. */
@@ -713,6 +829,7 @@ static void finish_cost(const struct sim *s, struct ba_model_cost *out)
 	c->raid_rcw_stripes = a->raid_rcw;
 	c->raid_reads = a->raid_reads;
 	c->raid_writes = a->raid_writes;
+	c->raid_member_rmw = member_rmw(&s->r, a->raid_writes);
 
 	/* Sizes by count, then by size, largest first. */
 	memcpy(sorted, a->sizes, a->nsizes * sizeof(sorted[0]));
@@ -987,6 +1104,7 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 		grain = MIB;
 	*out = *l;
 	out->start = ba_round_up_grid(l->start, gg.ao, grain);
+	out->raid_members_misaligned = 0; /* their partitions aligned too */
 	unit = max64(gg.page, gg.pss);
 	out->size = l->size / unit * unit;
 	if (!out->size)

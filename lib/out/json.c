@@ -50,6 +50,12 @@ static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 		ba_json_s64(o, "raid_chunk", (int64_t)l->raid_chunk);
 		ba_json_s64(o, "raid_stripe_width",
 			    (int64_t)l->raid_stripe_width);
+		if (l->raid_member_physical) {
+			ba_json_s64(o, "raid_member_physical_sector_size",
+				    l->raid_member_physical);
+			ba_json_s64(o, "raid_members_misaligned",
+				    l->raid_members_misaligned);
+		}
 	}
 	if (l->kind == BLKALIGN_LAYER_LVM)
 		ba_json_s64(o, "extent_size", (int64_t)l->extent_size);

@@ -55,6 +55,7 @@ static struct json_object *cost_json(const struct blkalign_model_cost *c,
 		ba_json_u64(o, "raid_rcw_stripes", c->raid_rcw_stripes);
 		ba_json_u64(o, "raid_reads", c->raid_reads);
 		ba_json_u64(o, "raid_writes", c->raid_writes);
+		ba_json_u64(o, "raid_member_rmw", c->raid_member_rmw);
 	}
 	return o;
 }
@@ -92,6 +93,12 @@ static struct json_object *layer_json(const char *name,
 				       json_object_new_int(l->raid_level));
 		ba_json_u64(o, "raid_disks", l->raid_disks);
 		ba_json_u64(o, "raid_chunk", l->raid_chunk);
+		if (l->raid_member_physical) {
+			ba_json_u64(o, "raid_member_physical_sector_size",
+				    l->raid_member_physical);
+			ba_json_u64(o, "raid_members_misaligned",
+				    l->raid_members_misaligned);
+		}
 	}
 	return o;
 }

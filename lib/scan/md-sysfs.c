@@ -214,9 +214,91 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 	return rc;
 }
 
+/*
+ * Member @memberdir (its sysfs directory, a disk or a partition) of the
+ * array @arraydir: its disk's physical sector size in *@pss, and whether
+ * the member's data (partition start + md/dev-X/offset) starts off that
+ * disk's physical sector grid, counted from the disk's alignment offset.
+ * Returns: 1 off the grid, 0 on it, -EINVAL when sysfs does not say.
+ */
+static int member_misaligned(const char *arraydir, const char *memberdir,
+			     uint32_t *pss)
+{
+	char *diskdir = NULL;
+	int64_t start = 0, v, ao = 0;
+	uint64_t off, size, abs;
+	int rc = -EINVAL;
+
+	if (member_offset(arraydir, base(memberdir), &off, &size))
+		return -EINVAL;
+	if (ba_sysfs_read_s64(memberdir, "start", &start) == 0) {
+		if (start < 0 || asprintf(&diskdir, "%s/..", memberdir) < 0)
+			return -EINVAL;
+	} else {
+		start = 0;
+		diskdir = strdup(memberdir);
+		if (!diskdir)
+			return -EINVAL;
+	}
+	if (ba_sysfs_read_s64(diskdir, "queue/physical_block_size", &v) ||
+	    v < 512 || v > 65536 || (v & (v - 1)))
+		goto out;
+	*pss = (uint32_t)v;
+	if (ba_sysfs_read_s64(diskdir, "alignment_offset", &ao) || ao < 0)
+		ao = 0;
+	abs = (uint64_t)start * 512 + off;
+	rc = (abs + *pss - (uint64_t)ao % *pss) % *pss != 0;
+out:
+	free(diskdir);
+	return rc;
+}
+
+/*
+ * Where the members' data sits on their disks (slaves/): the largest
+ * physical sector among them and how many start off their disk's grid
+ * (md's writes to those members are read-modify-writes at a 512e
+ * drive, whatever the array's own alignment_offset says: the kernel
+ * reports -1 for an array of misaligned members).
+ */
+static void members_grid(const char *arraydir, struct blkalign_layer *l)
+{
+	struct dirent **names = NULL;
+	char *slaves = NULL;
+	int n;
+
+	if (asprintf(&slaves, "%s/slaves", arraydir) < 0)
+		return;
+	n = scandir(slaves, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *link = NULL, *memberdir;
+		uint32_t pss = 0;
+		int off;
+
+		if (names[i]->d_name[0] == '.' ||
+		    asprintf(&link, "%s/%s", slaves, names[i]->d_name) < 0)
+			continue;
+		memberdir = realpath(link, NULL);
+		free(link);
+		if (!memberdir)
+			continue;
+		off = member_misaligned(arraydir, memberdir, &pss);
+		free(memberdir);
+		if (off < 0)
+			continue;
+		if (pss > l->raid_member_physical)
+			l->raid_member_physical = pss;
+		l->raid_members_misaligned += (uint32_t)off;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(slaves);
+}
+
 /**
  * ba_md_array: when @dir is an md array, mark @d as one and record its
- * geometry on layer 0.  Returns: true for an md array.
+ * geometry and its members' grid on layer 0.  Returns: true for an md
+ * array.
  */
 bool ba_md_array(struct ba_device *d, const char *dir)
 {
@@ -226,6 +308,7 @@ bool ba_md_array(struct ba_device *d, const char *dir)
 		return false;
 	d->md_array = true;
 	set_raid(d, &d->layers[0], &g);
+	members_grid(dir, &d->layers[0]);
 	return true;
 }
 

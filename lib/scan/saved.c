@@ -183,7 +183,9 @@ static const char *bad_layer(const struct blkalign_layer *l)
 	    l->fs_stripe_width > SAVED_MAX_BYTES || l->zfs_ashift > 24)
 		return "a stack unit past 1 GiB";
 	if (l->raid_disks > 4096 || l->raid_data_disks > l->raid_disks ||
-	    l->raid_level < -1 || l->raid_level > 10)
+	    l->raid_level < -1 || l->raid_level > 10 ||
+	    l->raid_member_physical > 65536 ||
+	    l->raid_members_misaligned > l->raid_disks)
 		return "RAID disks or level";
 	return NULL;
 }
@@ -228,6 +230,7 @@ static int layer(struct saved *s, struct ba_device *d, struct json_object *o)
 	struct json_object *k = get(o, "kind"), *p = get(o, "parent");
 	struct blkalign_layer *l;
 	int kind = enum_of(kind_name, BLKALIGN_LAYER_ZFS + 1, text(k));
+	int64_t v;
 
 	if (kind < 0 || !json_object_is_type(get(o, "name"), json_type_string))
 		return bad(s, "a layer without a known kind or a name");
@@ -269,6 +272,13 @@ static int layer(struct saved *s, struct ba_device *d, struct json_object *o)
 	l->raid_data_disks = (uint32_t)num(o, "raid_data_disks", 0);
 	l->raid_chunk = unum(o, "raid_chunk");
 	l->raid_stripe_width = unum(o, "raid_stripe_width");
+	/* out of range becomes UINT32_MAX, which bad_layer() refuses */
+	v = num(o, "raid_member_physical_sector_size", 0);
+	l->raid_member_physical =
+		v >= 0 && v <= 65536 ? (uint32_t)v : UINT32_MAX;
+	v = num(o, "raid_members_misaligned", 0);
+	l->raid_members_misaligned =
+		v >= 0 && v <= 4096 ? (uint32_t)v : UINT32_MAX;
 	l->data_offset = unum(o, "data_offset");
 	l->extent_size = unum(o, "extent_size");
 	l->fs_stride = unum(o, "fs_stride");

@@ -525,13 +525,17 @@ static const struct raid_row raid_rows[] = {
 	 * writes.  8 I/Os, 3 of them reads. */
 	{"raid5-3+1-shifted-chunk-192k", M(3) + K(64), 5, 4, K(64), K(192), 3,
 	 5, 0, 0, 2, 0},
-	/* 4 KiB at a chunk start: w = f... no: 4 KiB of a 64 KiB chunk:
-	 * w = 1, f = 0: rmw 2 reads, rcw 3 - 0 = 3 reads -> rmw: 2 + 2 */
-	{"raid5-3+1-4k", M(3), 5, 4, K(64), K(4), 2, 2, 0, 1, 0, 0},
+	/* 4 KiB at a chunk start: one stripe head, its block of chunk 0
+	 * wholly overwritten: rmw reads it and P (2), rcw chunks 1 and 2
+	 * (2); a tie goes to rcw: 2 reads, 2 writes */
+	{"raid5-3+1-4k", M(3), 5, 4, K(64), K(4), 2, 2, 0, 0, 1, 0},
 	/* 4 KiB straddling a chunk boundary (start 62 KiB into a chunk):
-	 * w = 2, f = 0: rmw 3, rcw 3, tie -> rcw: 3 reads, 3 writes */
-	{"raid5-3+1-4k-straddle", M(3) + K(62), 5, 4, K(64), K(4), 3, 3, 0, 0,
-	 1, 1},
+	 * two heads, 2 KiB of chunk 0 in head 15 and 2 KiB of chunk 1 in
+	 * head 0, neither block wholly overwritten: rmw 2 < rcw 3 in each:
+	 * each reads and writes its block and P, P twice (heads 0 and 15
+	 * are not adjacent): 4 reads, 4 writes */
+	{"raid5-3+1-4k-straddle", M(3) + K(62), 5, 4, K(64), K(4), 4, 4, 0, 1,
+	 0, 1},
 	/* RAID-6 4+2, one full chunk: rmw w + 2 = 3, rcw 4 - 1 = 3: rcw,
 	 * 3 reads, 1 + 2 writes */
 	{"raid6-4+2-one-chunk", M(4), 6, 6, K(64), K(64), 3, 3, 0, 0, 1, 0},

@@ -4,10 +4,13 @@
 # 512e disks e1..e3, and a RAID-1 over the p3 partitions of e1 and e2
 # with a partition of its own at 63 (md22p1: a part of an array); a
 # partition of a RAID-0 (md23p1) is refused (exit 4).
-# 256 direct 4 KiB writes each (coreutils dd oflag=direct); the ground
-# truth is the kernel's count of the writes reaching each disk, from the
+# 256 direct 4 KiB writes each (coreutils dd oflag=direct), and for seed
+# 001 64 direct 128 KiB (full-stripe) writes on both RAID-5 with
+# blkalign model's prediction of both; the ground
+# truth is the kernel's count of the writes (and reads) reaching each disk, from the
 # top-level tracefs instance, on before blkalign trace starts and off
-# after it exits (trace-writes.txt: "<device> <disk> <maj:min> requests= bytes=").
+# after it exits (trace-writes.txt, trace-reads.txt: "<device> <disk>
+# <maj:min> requests= bytes=").
 # safe_mode_delay is raised so that no "clean" superblock write falls
 # between blkalign's stop and the kernel count's.
 # The tables of 20-md.sh go back at the end: 40-lvm.sh and 50-crypt.sh
@@ -21,17 +24,21 @@ for s in e1 e2 e3; do
 done
 sleep 1
 mdc() { mdadm --create "$@" --run --assume-clean --quiet; }
-trace_md() { # NAME DEVICE DISK...
-	local n=$1 dev=$2 d
-	shift 2
+trace_md() { # NAME DEVICE BS COUNT DISK...
+	local n=$1 dev=$2 bs=$3 count=$4 d
+	shift 4
 	lab_trace_on
 	lab_run trace/$n blkalign trace --json --raw trace/$n.raw /dev/$dev -- \
-		dd if=/dev/zero of=/dev/$dev bs=4k count=256 oflag=direct
+		dd if=/dev/zero of=/dev/$dev bs=$bs count=$count oflag=direct
 	lab_trace_off
-	for d in "$@"; do echo "$n $d $(cat /sys/block/$d/dev) $(lab_trace_writes $d)"; done >>trace-writes.txt
+	for d in "$@"; do
+		echo "$n $d $(cat /sys/block/$d/dev) $(lab_trace_writes $d)" >>trace-writes.txt
+		echo "$n $d $(cat /sys/block/$d/dev) $(lab_trace_reads $d)" >>trace-reads.txt
+	done
 }
-mkdir -p trace
+mkdir -p trace model
 : >trace-writes.txt
+: >trace-reads.txt
 mdc /dev/md20 --metadata=1.2 --level=5 --chunk=64 --raid-devices=3 /dev/${e1}1 /dev/${e2}1 /dev/${e3}1
 mdc /dev/md21 --metadata=1.2 --level=5 --chunk=64 --raid-devices=3 /dev/${e1}2 /dev/${e2}2 /dev/${e3}2
 mdc /dev/md22 --metadata=1.2 --level=1 --raid-devices=2 /dev/${e1}3 /dev/${e2}3
@@ -45,15 +52,32 @@ for m in md20 md21 md22; do
 	done
 done >md-sysfs.txt
 cat /proc/mdstat >mdstat.txt
+for d in $e1 $e2 $e3; do
+	for p in /sys/block/$d/${d}[0-9]*; do echo "$(basename $p) start=$(cat $p/start)"; done
+done >starts.txt
 lab_topology $e1 $e2 $e3 md20 md21 md22 md22p1 >topology.txt
 # a first write makes each array "active" (a superblock write) before
-# the traces, which then count data and parity alone
-for m in md20 md21 md22; do dd if=/dev/zero of=/dev/$m bs=4k count=1 oflag=direct 2>/dev/null; done
+# the traces, which then count data and parity alone; it goes to the
+# array's last 4 KiB, so that md's stripe cache holds none of the
+# stripes the traces write
+for m in md20 md21 md22; do
+	dd if=/dev/zero of=/dev/$m bs=4k count=1 seek=$(($(blockdev --getsz /dev/$m) / 8 - 1)) oflag=direct 2>/dev/null
+done
 sleep 1
-trace_md md20 md20 $e1 $e2 $e3
-trace_md md21 md21 $e1 $e2 $e3
-trace_md md22 md22 $e1 $e2
-trace_md md22p1 md22p1 $e1 $e2
+trace_md md20 md20 4k 256 $e1 $e2 $e3
+trace_md md21 md21 4k 256 $e1 $e2 $e3
+trace_md md22 md22 4k 256 $e1 $e2
+trace_md md22p1 md22p1 4k 256 $e1 $e2
+# seed 001: the same RAID-5 at 63 and at a MiB multiple, direct writes of
+# 4 KiB (read-modify-write of the stripe) and of whole stripes (2 data
+# chunks, 128 KiB), predicted by blkalign model and measured by trace
+for m in md20 md21; do
+	lab_run model/$m-4k blkalign model --json /dev/$m --rw write --bs 4k --pattern seq --path direct --total 1m
+	lab_run model/$m-stripe blkalign model --json /dev/$m --rw write --bs 128k --pattern seq --path direct --total 8m
+	trace_md $m-stripe $m 128k 64 $e1 $e2 $e3
+	mkdir -p check
+	lab_run check/$m blkalign check --json /dev/$m
+done
 # a part of a RAID-0 array cannot be mapped: refused, not an empty success
 mdc /dev/md23 --metadata=1.2 --level=0 --chunk=64 --raid-devices=2 /dev/${e3}3 /dev/${e3}4
 lab_partition md23 2048 8192 83

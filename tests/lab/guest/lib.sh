@@ -89,12 +89,30 @@ lab_blockdevs() {
 # lab_trace_writes DISK: "requests=N bytes=B" of the buffer's block_rq_issue
 # writes to DISK (rwbs W..., or FW... for a write with a preflush), the
 # kernel's own count to hold blkalign trace's against.
-lab_trace_writes() {
-	local dev
+lab_trace_writes() { lab_trace_rw "$1" '^F?W'; }
+
+# lab_trace_reads DISK: the same for the reads (rwbs R...).
+lab_trace_reads() { lab_trace_rw "$1" '^R'; }
+
+# lab_trace_rw DISK RWBS-REGEX: "requests=N bytes=B partial=P rmw=M" of
+# the buffer's block_rq_issue events to DISK whose rwbs matches: P of
+# them cover part of a physical sector (counted from the disk's
+# alignment offset), which for a write costs the 512e drive M
+# read-modify-writes (head and tail; one when both fall in one sector).
+lab_trace_rw() {
+	local dev pss ao
 	dev=$(tr : , <"/sys/block/$1/dev")
-	awk -v dev="$dev" '{
+	pss=$(cat "/sys/block/$1/queue/physical_block_size")
+	ao=$(cat "/sys/block/$1/alignment_offset")
+	awk -v dev="$dev" -v rw="$2" -v pss="$pss" -v ao="$ao" '{
 		for (i = 1; i < NF; i++) if ($i == "block_rq_issue:") break
-		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^F?W/) next
+		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ rw) next
 		n++; b += $(i + 7) * 512
-	} END { printf "requests=%d bytes=%d\n", n, b }' $TR/trace
+		lo = $(i + 5) * 512 - ao + pss; hi = lo + $(i + 7) * 512
+		h = lo % pss; t = hi % pss
+		if (h || t) {
+			p++
+			m += (int(lo / pss) == int((hi - 1) / pss)) ? 1 : ((h != 0) + (t != 0))
+		}
+	} END { printf "requests=%d bytes=%d partial=%d rmw=%d\n", n, b, p, m }' $TR/trace
 }
