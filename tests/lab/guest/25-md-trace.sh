@@ -77,6 +77,8 @@ for m in md20 md21; do
 	trace_md $m-stripe $m 128k 64 $e1 $e2 $e3
 	mkdir -p check
 	lab_run check/$m blkalign check --json /dev/$m
+	lab_run check/$m-text blkalign check /dev/$m
+	lab_run model/$m-4k-text blkalign model /dev/$m --rw write --bs 4k --pattern seq --path direct --total 1m
 done
 # a part of a RAID-0 array cannot be mapped: refused, not an empty success
 mdc /dev/md23 --metadata=1.2 --level=0 --chunk=64 --raid-devices=2 /dev/${e3}3 /dev/${e3}4
