@@ -77,9 +77,10 @@ static char *find_partition_dir(const struct blkalign_ctx *ctx,
 	return found;
 }
 
-static int check_sysroot_name(struct blkalign_report *r, const char *path)
+/* The device @path, known to sysfs as @name (its kernel name). */
+static int check_sysfs_name(struct blkalign_report *r, const char *path,
+			    const char *name)
 {
-	const char *name = ba_base_name(path);
 	char *dir, *real, *diskdir = NULL;
 	struct ba_device *d;
 	int64_t size;
@@ -116,6 +117,11 @@ out:
 	return rc;
 }
 
+static int check_sysroot_name(struct blkalign_report *r, const char *path)
+{
+	return check_sysfs_name(r, path, ba_base_name(path));
+}
+
 /*
  * A target that cannot be audited at all still appears in the report,
  * with why, and sets the operational-error bit: the JSON then says what
@@ -139,6 +145,37 @@ static int failed_target(struct blkalign_report *r, const char *path, int rc)
 	return rc;
 }
 
+/*
+ * A block device that cannot be opened (no permission, no node) is still
+ * described by sysfs: the kernel's partitions, queue limits, md and
+ * holders.  Scan that view and say why it is all there is (the status is
+ * then incomplete).  Returns: 0, or -errno of the view.
+ */
+static int sysfs_view(struct blkalign_report *r, const char *path, int why)
+{
+	char *link = NULL, *real = NULL;
+	struct stat st;
+	int rc;
+
+	/* a node's kernel name from its number: /dev/mapper/x is dm-N */
+	if (!r->ctx->sysroot && stat(path, &st) == 0 && S_ISBLK(st.st_mode) &&
+	    asprintf(&link, "/sys/dev/block/%u:%u", major(st.st_rdev),
+		     minor(st.st_rdev)) >= 0)
+		real = realpath(link, NULL);
+	free(link);
+	rc = check_sysfs_name(r, path,
+			      real ? ba_base_name(real) : ba_base_name(path));
+	free(real);
+
+	if (!rc)
+		ba_device_problem(r->devices[r->ndevices - 1],
+				  "cannot open '%s': %s; sysfs view only "
+				  "(the table and the layers inside it are "
+				  "not read)",
+				  path, strerror(-why));
+	return rc;
+}
+
 /**
  * ba_scan_path: scan one image file or block device (or, with a sysroot,
  * the named device of the saved tree) into a new device record of @r.
@@ -154,8 +191,14 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 	if (r->ctx->sysroot &&
 	    (path[0] != '/' || strncmp(path, "/dev/", 5) == 0))
 		rc = check_sysroot_name(r, path);
-	else
+	else {
+		struct stat st;
+
 		rc = check_file(r, path);
+		if ((rc == -EACCES || rc == -EPERM) && stat(path, &st) == 0 &&
+		    S_ISBLK(st.st_mode) && sysfs_view(r, path, rc) == 0)
+			rc = 0;
+	}
 	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
 }
 
@@ -297,19 +340,8 @@ int ba_scan_all(struct blkalign_report *r)
 		if (!path)
 			break;
 		rc = check_file(r, path);
-		if (rc && rc != -ENOMEM) {
-			/* No node or no permission: the kernel's view only. */
-			rc = check_sysroot_name(r, path);
-			if (!rc) {
-				struct ba_device *d =
-					r->devices[r->ndevices - 1];
-
-				ba_device_problem(d,
-						  "cannot open '%s'; sysfs "
-						  "view only",
-						  path);
-			}
-		}
+		if (rc && rc != -ENOMEM) /* no node or no permission */
+			rc = sysfs_view(r, path, rc);
 		free(path);
 	}
 	for (int i = 0; i < n; i++)

@@ -38,7 +38,7 @@ cp /bin/busybox "$root/bin/busybox"
 # bash runs the scenarios: busybox's sh prefers its own applets (blockdev,
 # losetup, dd) to the real tools of the same name in PATH.
 tools=(bash mdadm lvm dmsetup kpartx cryptsetup sfdisk sgdisk blockdev lsblk
-	mkfs.ext4 mke2fs dumpe2fs mkfs.xfs wipefs partx losetup)
+	mkfs.ext4 mke2fs dumpe2fs mkfs.xfs wipefs partx losetup setpriv)
 for t in "${tools[@]}"; do
 	copy_with_libs "$(command -v "$t")"
 done
@@ -86,5 +86,8 @@ depmod -b "$root" "$kver"
 cp "$lab/guest/init" "$root/init"
 cp "$lab"/guest/*.sh "$root/lab/"
 chmod 755 "$root/init"
+# mktemp made the root 0700: the guest's / must let an ordinary user
+# (the scenarios' setpriv runs) reach /lab
+chmod 755 "$root"
 
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$out"

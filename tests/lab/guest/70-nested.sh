@@ -3,7 +3,8 @@
 # partitions at 2048 (aligned at every level) and once at 63.  Ground
 # truth: the partitions' starts, md/dev-*/offset, cryptsetup status,
 # pvs' pe_start, dmsetup table, dumpe2fs; then blkalign check on the
-# disk, the partition, the array, the mapping and the volume.
+# disk, the partition, the array, the mapping and the volume, as root
+# and as nobody (setpriv), and with no argument as nobody.
 for s in s1 s2; do eval "$s=$(lab_disk $s)"; done
 key() { printf 'lab-passphrase'; }
 nest() { # TAG START
@@ -38,6 +39,13 @@ nest() { # TAG START
 		lab_run $t/check/${dev#mapper/} blkalign check --json /dev/$dev
 	done
 	lab_run $t/check/vgn-lv-text blkalign check /dev/mapper/vgn-lv
+	# as an ordinary user: what sysfs alone says
+	for dev in $s1 ${s1}1 md30 mapper/nc mapper/vgn-lv; do
+		lab_run $t/check/user-${dev#mapper/} setpriv --reuid=65534 --regid=65534 \
+			--clear-groups blkalign check --json /dev/$dev
+	done
+	lab_run $t/check/user-all setpriv --reuid=65534 --regid=65534 --clear-groups \
+		blkalign check --json
 	vgchange -q -an vgn >/dev/null
 	vgremove -q -f vgn
 	pvremove -q -ff -y /dev/mapper/nc
