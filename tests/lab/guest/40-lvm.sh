@@ -45,6 +45,24 @@ for v in vga vgb vgc vgd vgs vgm; do
 	lab_run check/$v-lv blkalign check --json /dev/mapper/$v-lv
 	lab_run check/$v-lv-text blkalign check /dev/mapper/$v-lv
 done
+# trace on an LV (vgb-lv: linear on e2's p2), a striped LV (over n1 and
+# n2) and a plain partition (n1's p3), each inside the kernel's own count
+# of the writes reaching its disks: trace-writes.txt, trace-part.txt
+mkdir -p trace
+trace_dev() { # FILE NAME NODE DISK...
+	local f=$1 n=$2 node=$3 d
+	shift 3
+	lab_trace_on
+	lab_run trace/$n blkalign trace --json --raw trace/$n.raw $node -- \
+		dd if=/dev/zero of=$node bs=4k count=256 oflag=direct
+	lab_trace_off
+	for d in "$@"; do echo "$n $d $(cat /sys/block/$d/dev) $(lab_trace_writes $d)"; done >>$f
+}
+: >trace-writes.txt
+: >trace-part.txt
+trace_dev trace-writes.txt vgb-lv /dev/mapper/vgb-lv $e2
+trace_dev trace-writes.txt vgs-lv /dev/mapper/vgs-lv $n1 $n2
+trace_dev trace-part.txt ${n1}3 /dev/${n1}3 $n1
 vgchange -q -an >/dev/null
 for v in vga vgb vgc vgd vgs vgm; do vgremove -q -f $v; done
 pvremove -q -ff -y /dev/md20 $(for p in $pvparts; do echo /dev/$p; done)
