@@ -21,13 +21,17 @@ enum {
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
-	      " " PROGRAM " check [options] [<image>|<device>...]\n"
+	      " " PROGRAM " check [options] [<image>|<device>|<nbd-uri>...]\n"
 	      " " PROGRAM
 	      " check [options] --from <report.json> [<device>...]\n"
 	      "\nAudit the alignment of disk images and block devices: partition\n"
 	      "starts, ends and sizes against the physical sector, I/O and page\n"
 	      "grids.  With no target, audit every block device of this machine.\n"
 	      "Nothing is ever opened for writing.\n"
+	      "\nTargets: a raw image, or one in a qemu format (qcow2, vmdk, vhdx,\n"
+	      "vpc, vdi, qed: read through a private read-only qemu-nbd); an NBD\n"
+	      "URI (nbd://host[:port]/export, nbd+unix:///export?socket=path);\n"
+	      "a block device or a partition node.\n"
 	      "\nOptions:\n"
 	      " -J, --json                      print the report as JSON\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP

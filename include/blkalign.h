@@ -207,6 +207,12 @@ struct blkalign_device {
 	const char *whole_disk;
 	int partition_number;
 	struct blkalign_table table; /* usable_end 0: no table was read */
+	/* an image: its format ("raw", or qemu's name: "qcow2", "vmdk",
+	 * "vhdx", "vpc", "vdi", "qed"), "nbd" for an NBD export; NULL for
+	 * a block device */
+	const char *image_format;
+	uint64_t virtual_size; /* of the disk an image holds; 0: no image */
+	uint32_t cluster_size; /* of the image's format; 0: not recorded */
 };
 
 /*

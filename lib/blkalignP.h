@@ -170,14 +170,19 @@ void ba_layers_by_parent_start(const struct blkalign_layer *layers, size_t *ix,
  * (absent, not an error), or -errno on an I/O error.
  */
 struct ba_io;
+struct ba_nbd;
 struct ba_io_ops {
 	const char *name;
 	ssize_t (*pread)(struct ba_io *io, void *buf, size_t len, uint64_t off);
+	/* make what libblkid reads of [off, off + size) readable through
+	 * io->fd (nbd.c); NULL: it already is */
+	int (*expose)(struct ba_io *io, uint64_t off, uint64_t size);
 };
 struct ba_io {
 	const struct ba_io_ops *ops;
 	int fd;
 	const uint8_t *mem;
+	struct ba_nbd *nbd;
 	uint64_t size;
 	uint64_t bytes_read;
 };
@@ -191,6 +196,28 @@ void ba_io_init_mem(struct ba_io *io, const void *buf, uint64_t size);
 int ba_io_read(struct ba_io *io, uint64_t off, size_t len, void *buf);
 int ba_io_read_region(struct ba_io *io, uint64_t off, uint64_t size,
 		      uint64_t at, size_t len, void *buf);
+int ba_io_expose(struct ba_io *io, uint64_t off, uint64_t size);
+
+/* Disk images in qemu's formats (image.c) and NBD exports (nbd.c). */
+struct ba_image_info {
+	const char *format;    /* qemu's driver name: "qcow2", "vpc"... */
+	uint32_t cluster_size; /* 0: not recorded in the first sector */
+	const char *damage;    /* why qemu would misread it, or NULL */
+	char why[160];
+};
+int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info);
+bool ba_nbd_is_uri(const char *target);
+int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
+		      char *why, size_t len);
+int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
+		    size_t len);
+void ba_nbd_close(struct ba_nbd *n);
+uint64_t ba_nbd_size(const struct ba_nbd *n);
+uint64_t ba_nbd_bytes_read(const struct ba_nbd *n);
+int ba_nbd_fd(const struct ba_nbd *n);
+int ba_nbd_fill(struct ba_nbd *n, uint64_t off, uint64_t len);
+void ba_io_init_nbd(struct ba_io *io, struct ba_nbd *n);
+int ba_nbd_prepare(struct ba_io *io, uint32_t lss);
 
 /* Reading sysfs (relative to ctx->sysroot). */
 int ba_sysfs_read_s64(const char *dir, const char *attr, int64_t *out);
@@ -211,7 +238,8 @@ void ba_topology_finish(const struct blkalign_ctx *ctx,
 			struct blkalign_topology *t);
 
 /* Partition tables (libblkid) and our own GPT header check. */
-int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size);
+int ba_ptable_read(struct ba_device *d, int fd, struct ba_io *io,
+		   uint32_t sector_size);
 bool ba_is_extended_node(const struct ba_device *d, uint64_t size_bytes,
 			 int partno);
 int ba_ptable_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,
@@ -375,6 +403,8 @@ int ba_scan_path(struct blkalign_report *r, const char *path);
 int ba_scan_all(struct blkalign_report *r);
 int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	       const char *diskdir, const char *devdir);
+int ba_scan_nbd(const struct blkalign_ctx *ctx, struct ba_device *d,
+		struct ba_nbd *n);
 int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 		      int fd, const char *diskdir, const char *devdir);
 int ba_scan_sysfs(const struct blkalign_ctx *ctx, struct ba_device *d,

@@ -59,6 +59,7 @@ static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 					struct blkalign_report **rep)
 {
 	struct blkalign_plan *plan = NULL;
+	const struct blkalign_device *d;
 	int rc;
 
 	*rep = blkalign_report_new(ctx);
@@ -69,6 +70,19 @@ static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 	rc = blkalign_check_path(*rep, path);
 	if (rc == -ENOMEM || blkalign_report_ndevices(*rep) != 1) {
 		ba_log(ctx, "cannot audit '%s'", path);
+		return NULL;
+	}
+	d = blkalign_report_device(*rep, 0);
+	/* its bytes on disk are not the disk it holds: fix would write
+	 * the table into the format's own structures */
+	if (d->image_format && strcmp(d->image_format, "raw")) {
+		ba_log(ctx,
+		       "'%s' is %s %s%s: fix writes raw images and block "
+		       "devices only (qemu-img convert -O raw it first)",
+		       path, strcmp(d->image_format, "nbd") ? "a" : "an",
+		       strcmp(d->image_format, "nbd") ? d->image_format
+						      : "NBD export",
+		       strcmp(d->image_format, "nbd") ? " image" : "");
 		return NULL;
 	}
 	blkalign_report_plan(*rep, "fix", BLKALIGN_PLAN_TABLE_READ, &plan);

@@ -285,15 +285,29 @@ static void print_findings(const struct blkalign_device *d, FILE *out,
 	}
 }
 
+/* What device @d is: "block device", "image", "qcow2 image", "nbd export". */
+static const char *what_is(const struct blkalign_device *d, char *buf,
+			   size_t len)
+{
+	if (d->is_block_device)
+		return "block device";
+	if (!d->image_format || !strcmp(d->image_format, "raw"))
+		return "image";
+	if (!strcmp(d->image_format, "nbd"))
+		return "nbd export";
+	snprintf(buf, len, "%s image", d->image_format);
+	return buf;
+}
+
 /* The first line of device @d: "seed002.img: 20.0G (... bytes), image, dos". */
 static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 {
-	char size[16];
+	char size[16], what[32];
 
 	blkalign_size_format(d->size, BLKALIGN_SIZE_LSBLK, size, sizeof(size));
 	fprintf(out, "%s%s%s: %s (%" PRIu64 " bytes), %s, %s",
 		color ? BOLD : "", d->path, color ? RESET : "", size, d->size,
-		d->is_block_device ? "block device" : "image",
+		what_is(d, what, sizeof(what)),
 		d->scheme ? d->scheme
 		: d->nlayers > 1 &&
 				d->layers[1].kind == BLKALIGN_LAYER_PARTITION

@@ -106,3 +106,15 @@ int ba_io_read_region(struct ba_io *io, uint64_t off, uint64_t size,
 		return 1;
 	return ba_io_read(io, off + at, len, buf);
 }
+
+/**
+ * ba_io_expose: before libblkid probes [off, off + size) of io->fd, make
+ * what it reads there readable (the nbd backend fills its memfd).
+ * Returns: 0 or -errno.
+ */
+int ba_io_expose(struct ba_io *io, uint64_t off, uint64_t size)
+{
+	if (!io->ops->expose || off > io->size || size > io->size - off)
+		return 0;
+	return io->ops->expose(io, off, size);
+}

@@ -125,16 +125,14 @@ static int add_walked(struct ba_device *d, const struct ba_dos_part *p,
  * from blkalign's own walk instead.  1 when it did that, 0 when libblkid
  * is to read the table, -errno.
  */
-static int long_dos_chain(struct ba_device *d, int fd, uint32_t lss)
+static int long_dos_chain(struct ba_device *d, struct ba_io *io, uint32_t lss)
 {
 	struct ba_dos_check *chk = calloc(1, sizeof(*chk));
-	struct ba_io io;
 	int rc;
 
 	if (!chk)
 		return -ENOMEM;
-	ba_io_init_fd(&io, fd, d->pub.size);
-	rc = ba_dos_check(&io, lss, chk);
+	rc = ba_dos_check(io, lss, chk);
 	if (rc) {
 		free(chk);
 		return rc < 0 ? rc : 0;
@@ -158,17 +156,19 @@ static int long_dos_chain(struct ba_device *d, int fd, uint32_t lss)
 
 /**
  * ba_ptable_read: probe the partition table on @fd with libblkid and add
- * a layer per partition below layer 0 (the disk).
+ * a layer per partition below layer 0 (the disk); our own dos walk reads
+ * through @io (the same bytes as @fd).
  * Returns: 0 (no table is not an error), -errno on failure.
  */
-int ba_ptable_read(struct ba_device *d, int fd, uint32_t sector_size)
+int ba_ptable_read(struct ba_device *d, int fd, struct ba_io *io,
+		   uint32_t sector_size)
 {
 	blkid_probe pr;
 	blkid_partlist ls;
 	blkid_parttable tab;
 	int rc, n;
 
-	rc = long_dos_chain(d, fd, sector_size);
+	rc = long_dos_chain(d, io, sector_size);
 	if (rc)
 		return rc < 0 ? rc : 0;
 	pr = blkid_new_probe();

@@ -460,6 +460,10 @@ static int device(struct saved *s, struct ba_device *d, struct json_object *o)
 	d->pub.size = unum(o, "size");
 	d->pub.scheme = str(d, o, "scheme");
 	d->pub.bytes_read = unum(o, "bytes_read");
+	/* absent from reports made before images were read through NBD */
+	d->pub.image_format = str(d, o, "image_format");
+	d->pub.virtual_size = unum(o, "virtual_size");
+	d->pub.cluster_size = (uint32_t)unum(o, "cluster_size");
 	d->pub.whole_disk = str(d, o, "whole_disk");
 	d->pub.partition_number = (int)num(o, "partition_number", 0);
 	topology(d, get(o, "topology"));

@@ -197,15 +197,19 @@ static void sysfs_usable(struct ba_device *d)
 }
 
 /*
- * Scan an open image or device.  @diskdir/@devdir are the sysfs
- * directories of the whole disk and of the target (NULL for images).
+ * Scan an open image or device, read through @fd or, when @nbd is set,
+ * from that NBD export (libblkid reads the memfd @fd is then).
+ * @diskdir/@devdir are the sysfs directories of the whole disk and of the
+ * target (NULL for images).
  */
-int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
-	       const char *diskdir, const char *devdir)
+static int scan_disk(const struct blkalign_ctx *ctx, struct ba_device *d,
+		     int fd, struct ba_nbd *nbd, const char *diskdir,
+		     const char *devdir)
 {
 	struct blkalign_layer *disk;
 	struct ba_io io;
 	uint64_t rchar_self, rchar0 = proc_rchar(&rchar_self);
+	uint32_t lss;
 	int rc;
 
 	if (d->pub.is_block_device) {
@@ -225,14 +229,24 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	disk->kind = BLKALIGN_LAYER_DISK;
 	disk->size = d->pub.size;
 
-	rc = ba_ptable_read(
-		d, fd, (uint32_t)d->pub.topology.logical_sector_size.value);
+	lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+	if (nbd) {
+		ba_io_init_nbd(&io, nbd);
+		rc = ba_nbd_prepare(&io, lss);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			ba_device_problem(d, "cannot read '%s': %s",
+					  d->pub.path, strerror(-rc));
+	} else {
+		ba_io_init_fd(&io, fd, d->pub.size);
+	}
+	rc = ba_ptable_read(d, fd, &io, lss);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
 		ba_device_problem(d, "cannot read the partition table: %s",
 				  strerror(-rc));
-	ba_io_init_fd(&io, fd, d->pub.size);
 	rc = gpt_scan(d, &io);
 	assume_usable(d);
 	if (!rc && (!d->pub.scheme || !strcmp(d->pub.scheme, "dos") ||
@@ -247,7 +261,9 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 		rc = ba_stack_probe(d, fd, &io, 0);
 	if (rc)
 		return rc;
-	d->pub.bytes_read = bytes_read_since(rchar0, rchar_self);
+	/* for an export, what was fetched from it, not the memfd reads */
+	d->pub.bytes_read = nbd ? ba_nbd_bytes_read(nbd)
+				: bytes_read_since(rchar0, rchar_self);
 	if (d->pub.is_block_device && diskdir) {
 		rc = ba_sysfs_stack(d, diskdir);
 		if (!rc)
@@ -257,6 +273,19 @@ int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	}
 	d->scanned = true;
 	return 0;
+}
+
+int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
+	       const char *diskdir, const char *devdir)
+{
+	return scan_disk(ctx, d, fd, NULL, diskdir, devdir);
+}
+
+/* Scan the NBD export @n (an image served by qemu-nbd, an NBD URI). */
+int ba_scan_nbd(const struct blkalign_ctx *ctx, struct ba_device *d,
+		struct ba_nbd *n)
+{
+	return scan_disk(ctx, d, ba_nbd_fd(n), n, NULL, NULL);
 }
 
 /*

@@ -186,7 +186,9 @@ static int probe_region(struct ba_device *d, const struct src *s, int parent,
 
 	if (depth > MAX_DEPTH || size == 0 || !region_of(d, s, parent, &off))
 		return 0;
-	rc = blkid_type(s->fd, off, size, type, sizeof(type));
+	rc = ba_io_expose(io, off, size);
+	if (rc == 0)
+		rc = blkid_type(s->fd, off, size, type, sizeof(type));
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0) {

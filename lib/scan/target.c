@@ -47,6 +47,7 @@ static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 
 static int skip_entry(const struct dirent *e);
 static int check_file(struct blkalign_report *r, const char *path);
+static int check_uri(struct blkalign_report *r, const char *uri);
 
 /* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
 static char *find_partition_dir(const struct blkalign_ctx *ctx,
@@ -188,6 +189,8 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 
 	if (!r || !path)
 		return -EINVAL;
+	if (ba_nbd_is_uri(path))
+		return check_uri(r, path);
 	if (r->ctx->sysroot &&
 	    (path[0] != '/' || strncmp(path, "/dev/", 5) == 0))
 		rc = check_sysroot_name(r, path);
@@ -200,6 +203,76 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 			rc = 0;
 	}
 	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
+}
+
+/*
+ * A target read through NBD that could not be: in the report, with why
+ * (@why, one line), as failed_target() records it.
+ */
+static int failed_nbd(struct blkalign_report *r, struct ba_device *d,
+		      const char *path, const char *what, const char *why)
+{
+	if (!d)
+		d = new_device(r, path);
+	if (!d)
+		return -ENOMEM;
+	ba_device_problem(d, "cannot read '%s' as %s: %s", path, what, why);
+	d->pub.failed = true;
+	return 0;
+}
+
+/*
+ * The image file @path (@d, of @size bytes) in a qemu format: served by
+ * a private qemu-nbd (nbd.c) and scanned through it.  Returns 0 (a
+ * failure is recorded in @d) or -ENOMEM.
+ */
+static int check_image(struct blkalign_report *r, struct ba_device *d,
+		       const char *path, const struct ba_image_info *info)
+{
+	struct ba_nbd *n = NULL;
+	char why[512], what[64];
+	int rc;
+
+	d->pub.image_format = info->format;
+	d->pub.cluster_size = info->cluster_size;
+	snprintf(what, sizeof(what), "a %s image", info->format);
+	if (info->damage)
+		return failed_nbd(r, d, path, what, info->damage);
+	rc = ba_nbd_open_image(path, info->format, &n, why, sizeof(why));
+	if (rc)
+		return rc == -ENOMEM ? rc : failed_nbd(r, d, path, what, why);
+	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
+	rc = ba_scan_nbd(r->ctx, d, n);
+	ba_nbd_close(n);
+	return rc;
+}
+
+/* An NBD URI: its export, scanned as an image. */
+static int check_uri(struct blkalign_report *r, const char *uri)
+{
+	struct ba_nbd *n = NULL;
+	struct ba_device *d;
+	char why[512];
+	int rc;
+
+	rc = ba_nbd_open_uri(uri, &n, why, sizeof(why));
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		return failed_nbd(r, NULL, uri, "an NBD export", why);
+	d = ba_report_add_device(r);
+	if (!d) {
+		ba_nbd_close(n);
+		return -ENOMEM;
+	}
+	d->pub.path = ba_pool_strdup(&d->pool, uri);
+	/* the URI's last part is no name to number partitions after */
+	d->pub.name = "nbd";
+	d->pub.image_format = "nbd";
+	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
+	rc = ba_scan_nbd(r->ctx, d, n);
+	ba_nbd_close(n);
+	return rc;
 }
 
 /*
@@ -236,6 +309,18 @@ static int check_file(struct blkalign_report *r, const char *path)
 				  strerror(-rc));
 		rc = 0;
 		goto out;
+	}
+	if (!d->pub.is_block_device) {
+		struct ba_image_info info;
+
+		/* a raw image is read through @fd, as it always was */
+		rc = ba_image_sniff(fd, d->pub.size, &info);
+		if (rc > 0) {
+			rc = check_image(r, d, path, &info);
+			goto out;
+		}
+		d->pub.image_format = "raw";
+		d->pub.virtual_size = d->pub.size;
 	}
 	if (d->pub.is_block_device) {
 		int64_t partno;

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * image.c - which virtual-disk format an image file is in, from its
+ * magic, so that check_file() can hand it to qemu-nbd (nbd.c) instead of
+ * reading its bytes as a raw disk.  Only the magic and, where the header
+ * records it in its first sector, the cluster size are read here: the
+ * formats themselves are qemu's business.
+ *
+ * Magics as qemu's block drivers probe them (block/qcow2.c, vmdk.c,
+ * vhdx.c, vpc.c, vdi.c, qed.c); vpc is also recognised by its footer in
+ * the last sector, the only copy a fixed VHD has.
+ */
+#include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "blkalignP.h"
+
+/* Header fields read below, byte offsets in the first sector. */
+#define QCOW2_CLUSTER_BITS 0x14	 /* be32 */
+#define QED_CLUSTER_SIZE   0x04	 /* le32 */
+#define VMDK_GRAIN_SIZE	   0x14	 /* le64, in 512-byte sectors */
+#define VDI_SIGNATURE	   0x40	 /* le32 0xbeda107f */
+#define VDI_BLOCK_SIZE	   0x178 /* le32 */
+
+#define VDI_MAGIC 0xbeda107fU
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32toh(v);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+/* A cluster size worth reporting: a power of two from 512 B to 2 GiB. */
+static uint32_t plausible(uint64_t v)
+{
+	return v >= 512 && v <= (UINT64_C(1) << 31) && ba_is_pow2(v)
+		       ? (uint32_t)v
+		       : 0;
+}
+
+/* Where qcow2's tables lie (docs/interop/qcow2.txt in qemu's tree). */
+#define QCOW2_VERSION		0x04 /* be32: 2 or 3 */
+#define QCOW2_L1_SIZE		0x24 /* be32, entries of 8 bytes */
+#define QCOW2_L1_OFFSET		0x28 /* be64 */
+#define QCOW2_REFCOUNT_OFFSET	0x30 /* be64 */
+#define QCOW2_REFCOUNT_CLUSTERS 0x38 /* be32 */
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+/*
+ * A qcow2 file cut short: qemu reads what lies past the end of the file
+ * as zeros, so a truncated image would look like an empty disk.  Its
+ * L1 and refcount tables must be inside the file.  NULL when they are,
+ * else why not (in @buf).
+ */
+static const char *qcow2_damage(const uint8_t *s, uint64_t file_size, char *buf,
+				size_t len)
+{
+	uint32_t version = get_be32(s + QCOW2_VERSION);
+	uint32_t bits = get_be32(s + 0x14);
+	uint64_t l1 = get_be64(s + QCOW2_L1_OFFSET);
+	uint64_t l1_bytes = (uint64_t)get_be32(s + QCOW2_L1_SIZE) * 8;
+	uint64_t rt = get_be64(s + QCOW2_REFCOUNT_OFFSET);
+	uint64_t rt_bytes;
+
+	if (version != 2 && version != 3)
+		return snprintf(buf, len, "unknown qcow2 version %u", version),
+		       buf;
+	if (bits < 9 || bits > 21)
+		return snprintf(buf, len, "cluster_bits %u is out of range",
+				bits),
+		       buf;
+	rt_bytes = (uint64_t)get_be32(s + QCOW2_REFCOUNT_CLUSTERS) << bits;
+	if (l1 > file_size || l1_bytes > file_size - l1)
+		return snprintf(buf, len,
+				"its L1 table ends at byte %" PRIu64
+				", past the end of the file (%" PRIu64
+				" bytes): truncated",
+				l1 + l1_bytes, file_size),
+		       buf;
+	if (rt > file_size || rt_bytes > file_size - rt)
+		return snprintf(buf, len,
+				"its refcount table ends at byte %" PRIu64
+				", past the end of the file (%" PRIu64
+				" bytes): truncated",
+				rt + rt_bytes, file_size),
+		       buf;
+	return NULL;
+}
+
+/*
+ * The format of the first sector @s, or NULL for none of ours.  The
+ * cluster size goes to @cluster (0: not recorded in the first sector:
+ * vhdx keeps it in its metadata region, vpc in the dynamic header the
+ * footer points to, a vmdk descriptor in its extent files).
+ */
+static const char *sniff_head(const uint8_t s[BA_SECTOR], uint32_t *cluster)
+{
+	*cluster = 0;
+	if (!memcmp(s, "QFI\xfb", 4)) {
+		uint32_t bits = get_be32(s + QCOW2_CLUSTER_BITS);
+
+		*cluster = bits < 32 ? plausible(UINT64_C(1) << bits) : 0;
+		return "qcow2";
+	}
+	if (!memcmp(s, "QED\0", 4)) {
+		*cluster = plausible(get_le32(s + QED_CLUSTER_SIZE));
+		return "qed";
+	}
+	if (!memcmp(s, "KDMV", 4)) {
+		uint64_t grain = get_le64(s + VMDK_GRAIN_SIZE);
+
+		*cluster = grain < (UINT64_C(1) << 32)
+				   ? plausible(grain * BA_SECTOR)
+				   : 0;
+		return "vmdk";
+	}
+	if (!memcmp(s, "# Disk DescriptorFile", 21))
+		return "vmdk";
+	if (!memcmp(s, "vhdxfile", 8))
+		return "vhdx";
+	if (!memcmp(s, "conectix", 8))
+		return "vpc";
+	if (!memcmp(s, "<<< ", 4) && get_le32(s + VDI_SIGNATURE) == VDI_MAGIC) {
+		*cluster = plausible(get_le32(s + VDI_BLOCK_SIZE));
+		return "vdi";
+	}
+	return NULL;
+}
+
+/**
+ * ba_image_sniff: the virtual-disk format of the image file @fd of @size
+ * bytes, from its first sector and (vpc's footer) its last.
+ * Returns: 1 with @info filled, 0 for a raw image (also one too short to
+ * hold a header), or -errno when the file cannot be read.
+ */
+int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info)
+{
+	uint8_t s[BA_SECTOR];
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	if (size < BA_SECTOR)
+		return 0;
+	rc = ba_pread_full(fd, s, sizeof(s), 0);
+	if (rc)
+		return rc;
+	info->format = sniff_head(s, &info->cluster_size);
+	if (info->format && !strcmp(info->format, "qcow2"))
+		info->damage =
+			qcow2_damage(s, size, info->why, sizeof(info->why));
+	if (info->format)
+		return 1;
+	rc = ba_pread_full(fd, s, sizeof(s), size - BA_SECTOR);
+	if (rc)
+		return rc;
+	if (!memcmp(s, "conectix", 8)) {
+		info->format = "vpc";
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nbd.c - the NBD source of the scan: a disk image in a format qemu reads
+ * (qcow2, vmdk, vhdx, vpc, vdi, qed), served by a private read-only
+ * qemu-nbd that libnbd starts by socket activation, or an NBD URI
+ * (nbd://, nbd+unix://...) that libnbd connects to.
+ *
+ * libblkid reads through a file descriptor, so the bytes read from the
+ * export land in a memfd of the export's size: sparse, so its unread
+ * ranges cost nothing and read as zeros.  Our own parsers read through
+ * struct ba_io, whose nbd backend fetches every range they ask for
+ * before reading it from the memfd, so they see exactly the export.
+ * libblkid cannot tell us what it is about to read, so the memfd is
+ * filled before each probe with what libblkid's probers read of a
+ * region: its first and last MiB (ba_io_expose()).  Before the partition
+ * table is read, ba_nbd_prepare() fills the first and last MiB of the
+ * disk, runs our dos walk and GPT check through the backend (every EBR
+ * of the chain and both GPT headers and entry arrays, wherever they
+ * are), then probes partitions with libblkid and fills the head and tail
+ * of each partition it finds until a pass fetches nothing new (BSD or
+ * Solaris labels nested in dos slices).  Reads stay bounded by that:
+ * a few MiB per partition, never the whole disk.  Every byte fetched is
+ * fetched once; their count is the device's bytes_read.
+ *
+ * libnbd can block in a connect, a handshake or a read from a server
+ * that does not answer: everything goes through its asynchronous calls
+ * and nbd_poll() with a timeout.  The qemu-nbd child exits when its one
+ * client goes; ba_nbd_close() kills it as well and waits for it
+ * (nbd_close), on every path.
+ */
+#include <blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libnbd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blkalignP.h"
+
+#define CONNECT_TIMEOUT_MS 10000
+#define READ_TIMEOUT_MS	   30000
+#define FILL_ALIGN	   (4 * KIB) /* fetch whole 4 KiB blocks */
+#define FETCH_MAX	   (4 * MIB) /* bytes per NBD read */
+#define EXPOSE_BYTES	   MIB	     /* a region's head and tail */
+#define PREPARE_PASSES	   16
+
+struct ba_nbd {
+	struct nbd_handle *h;
+	int memfd;
+	uint64_t size;
+	uint64_t fetched; /* bytes read from the export */
+	struct ba_nbd_range {
+		uint64_t start, end;
+	} * have; /* in the memfd: sorted, disjoint, not adjacent */
+	size_t nhave, cap;
+	int errfd; /* qemu-nbd's stderr, to say why it failed */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int nbd_rc(void)
+{
+	int e = nbd_get_errno();
+
+	return e > 0 ? -e : -EIO;
+}
+
+/*
+ * Run the state machine until the handshake is done (@cookie 0) or
+ * command @cookie completes, for at most @timeout_ms.
+ * Returns: 0, -ETIMEDOUT or -errno (nbd_get_error() says more).
+ */
+static int wait_for(struct nbd_handle *h, int64_t cookie, int timeout_ms)
+{
+	int64_t end = now_ms() + timeout_ms;
+
+	for (;;) {
+		int64_t left;
+		int r;
+
+		if (cookie) {
+			r = nbd_aio_command_completed(h, (uint64_t)cookie);
+			if (r == 1)
+				return 0;
+			if (r < 0)
+				return nbd_rc();
+		} else if (nbd_aio_is_ready(h)) {
+			return 0;
+		} else if (nbd_aio_is_dead(h) || nbd_aio_is_closed(h)) {
+			return -ECONNRESET;
+		}
+		left = end - now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (nbd_poll(h, (int)left) < 0)
+			return nbd_rc();
+	}
+}
+
+/* "why": libnbd's last error, else strerror(-@rc), into @why. */
+static void say_nbd(char *why, size_t len, int rc)
+{
+	const char *e = rc == -ETIMEDOUT ? NULL : nbd_get_error();
+
+	if (rc == -ETIMEDOUT)
+		snprintf(why, len, "no answer from the NBD server within %d s",
+			 CONNECT_TIMEOUT_MS / 1000);
+	else
+		snprintf(why, len, "%s", e && *e ? e : strerror(-rc));
+}
+
+/*
+ * The last line qemu-nbd wrote to its stderr, into @why, with our
+ * --image-opts string @opts said as the file @file it names; false if
+ * it wrote none.
+ */
+static bool child_said(const struct ba_nbd *n, const char *opts,
+		       const char *file, char *why, size_t len)
+{
+	char *at;
+	char buf[1024];
+	ssize_t got;
+	char *line, *end;
+
+	if (n->errfd < 0)
+		return false;
+	got = ba_pread_all(n->errfd, buf, sizeof(buf) - 1, 0);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	end = buf + strlen(buf);
+	while (end > buf && (end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	if (end == buf)
+		return false;
+	line = strrchr(buf, '\n');
+	line = line ? line + 1 : buf;
+	at = strstr(line, opts);
+	if (at)
+		snprintf(why, len, "%.*s%s%s", (int)(at - line), line, file,
+			 at + strlen(opts));
+	else
+		snprintf(why, len, "%s", line);
+	return true;
+}
+
+/**
+ * ba_nbd_close: disconnect, stop the qemu-nbd child (if any) and wait for
+ * it, and free @n.  NULL is a no-op.
+ */
+void ba_nbd_close(struct ba_nbd *n)
+{
+	if (!n)
+		return;
+	if (n->h) {
+		/* no-op without a child; nbd_close waits for it */
+		nbd_kill_subprocess(n->h, SIGTERM);
+		nbd_close(n->h);
+	}
+	if (n->memfd >= 0)
+		close(n->memfd);
+	if (n->errfd >= 0)
+		close(n->errfd);
+	free(n->have);
+	free(n);
+}
+
+static struct ba_nbd *nbd_new(void)
+{
+	struct ba_nbd *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->memfd = -1;
+	n->errfd = -1;
+	n->h = nbd_create();
+	if (!n->h) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* After the handshake: the export's size and the memfd of that size. */
+static int attach(struct ba_nbd *n, char *why, size_t len)
+{
+	int64_t size = nbd_get_size(n->h);
+
+	if (size < 0) {
+		say_nbd(why, len, nbd_rc());
+		return -EIO;
+	}
+	n->size = (uint64_t)size;
+	n->memfd = memfd_create("blkalign-nbd", MFD_CLOEXEC);
+	if (n->memfd < 0 || ftruncate(n->memfd, (off_t)size) < 0) {
+		int rc = -errno;
+
+		snprintf(why, len,
+			 "cannot make a memory file of %" PRId64 " bytes: %s",
+			 size, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+/* @name on $PATH, as execvp would find it. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t k = strcspn(path, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)k,
+			     k ? path : ".", name) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0)
+			return true;
+		path += k + (path[k] == ':');
+	}
+	return false;
+}
+
+/*
+ * qemu's --image-opts value for @file: the driver given, the file opened
+ * by the file protocol whatever its name says (a name with a colon is
+ * not parsed as a protocol), commas doubled as qemu's option syntax
+ * wants.  NULL when out of memory.
+ */
+static char *image_opts(const char *format, const char *file)
+{
+	size_t n = strlen(file), k = 0;
+	char *esc = malloc(2 * n + 1), *out = NULL;
+
+	if (!esc)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		esc[k++] = file[i];
+		if (file[i] == ',')
+			esc[k++] = ',';
+	}
+	esc[k] = '\0';
+	if (asprintf(&out,
+		     "driver=%s,read-only=on,file.driver=file,"
+		     "file.filename=%s",
+		     format, esc) < 0)
+		out = NULL;
+	free(esc);
+	return out;
+}
+
+/**
+ * ba_nbd_open_image: serve the image file @path of format @format
+ * (qemu's driver name) by a private read-only qemu-nbd and connect to it.
+ * Returns: 0 with @out set, or -errno with why (one line) in @why.
+ */
+int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
+		      char *why, size_t len)
+{
+	char *argv[] = {"qemu-nbd", "--read-only", "--image-opts", NULL, NULL};
+	struct ba_nbd *n = NULL;
+	int rc, saved = -1;
+
+	*out = NULL;
+	if (!on_path("qemu-nbd")) {
+		snprintf(why, len,
+			 "qemu-nbd is not installed (Debian: qemu-utils); "
+			 "it reads %s images",
+			 format);
+		return -ENOENT;
+	}
+	argv[3] = image_opts(format, path);
+	n = argv[3] ? nbd_new() : NULL;
+	if (!n) {
+		rc = -ENOMEM;
+		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	/*
+	 * libnbd forks qemu-nbd inside this call, with our stderr: for
+	 * that moment stderr is a memory file, so that what qemu-nbd says
+	 * when it cannot open the image becomes our one-line message
+	 * instead of lines of its own.
+	 */
+	n->errfd = memfd_create("blkalign-qemu-nbd-stderr", MFD_CLOEXEC);
+	if (n->errfd >= 0) {
+		fflush(stderr);
+		saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (saved < 0 || dup2(n->errfd, STDERR_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			saved = -1;
+		}
+	}
+	rc = nbd_aio_connect_systemd_socket_activation(n->h, argv);
+	if (saved >= 0) {
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+	rc = rc < 0 ? nbd_rc() : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
+	if (rc) {
+		if (rc != -ETIMEDOUT) {
+			/* let qemu-nbd finish its message */
+			nbd_kill_subprocess(n->h, 0);
+			nbd_close(n->h);
+			n->h = NULL;
+		}
+		if (!child_said(n, argv[3], path, why, len))
+			say_nbd(why, len, rc);
+		goto out;
+	}
+	rc = attach(n, why, len);
+out:
+	free(argv[3]);
+	if (rc) {
+		ba_nbd_close(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+/**
+ * ba_nbd_is_uri: @target names an NBD export (nbd://, nbds://,
+ * nbd+unix://, nbds+unix://, nbd+vsock://, nbds+vsock://).
+ */
+bool ba_nbd_is_uri(const char *target)
+{
+	static const char *const schemes[] = {
+		"nbd://",	"nbds://",	"nbd+unix://",
+		"nbds+unix://", "nbd+vsock://", "nbds+vsock://",
+	};
+
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (!strncmp(target, schemes[i], strlen(schemes[i])))
+			return true;
+	return false;
+}
+
+/**
+ * ba_nbd_open_uri: connect to the NBD export @uri (read-only: nothing
+ * but reads is ever sent).
+ * Returns: 0 with @out set, or -errno with why (one line) in @why.
+ */
+int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why, size_t len)
+{
+	struct ba_nbd *n = nbd_new();
+	int rc;
+
+	*out = NULL;
+	if (!n) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	if (!nbd_supports_uri(n->h)) {
+		snprintf(why, len, "this libnbd cannot parse NBD URIs");
+		rc = -ENOTSUP;
+		goto out;
+	}
+	rc = nbd_aio_connect_uri(n->h, uri) < 0
+		     ? nbd_rc()
+		     : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
+	if (rc) {
+		say_nbd(why, len, rc);
+		goto out;
+	}
+	rc = attach(n, why, len);
+out:
+	if (rc) {
+		ba_nbd_close(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+uint64_t ba_nbd_size(const struct ba_nbd *n)
+{
+	return n->size;
+}
+
+uint64_t ba_nbd_bytes_read(const struct ba_nbd *n)
+{
+	return n->fetched;
+}
+
+/* The memfd holding what was fetched: libblkid reads it. */
+int ba_nbd_fd(const struct ba_nbd *n)
+{
+	return n->memfd;
+}
+
+/* Record [start, end) as in the memfd, merging with its neighbours. */
+static int have_add(struct ba_nbd *n, uint64_t start, uint64_t end)
+{
+	size_t i = 0, j;
+
+	while (i < n->nhave && n->have[i].end < start)
+		i++;
+	j = i;
+	while (j < n->nhave && n->have[j].start <= end) {
+		if (n->have[j].start < start)
+			start = n->have[j].start;
+		if (n->have[j].end > end)
+			end = n->have[j].end;
+		j++;
+	}
+	if (i == j) {
+		if (n->nhave == n->cap) {
+			size_t cap = n->cap ? 2 * n->cap : 16;
+			void *p = realloc(n->have, cap * sizeof(*n->have));
+
+			if (!p)
+				return -ENOMEM;
+			n->have = p;
+			n->cap = cap;
+		}
+		memmove(n->have + i + 1, n->have + i,
+			(n->nhave - i) * sizeof(*n->have));
+		n->nhave++;
+		j = i + 1;
+	}
+	n->have[i].start = start;
+	n->have[i].end = end;
+	memmove(n->have + i + 1, n->have + j,
+		(n->nhave - j) * sizeof(*n->have));
+	n->nhave -= j - i - 1;
+	return 0;
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t w = pwrite(fd, (const char *)buf + done, len - done,
+				   (off_t)(off + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* Fetch [start, end) from the export into the memfd. */
+static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
+{
+	for (uint64_t at = start; at < end;) {
+		size_t k =
+			end - at < FETCH_MAX ? (size_t)(end - at) : FETCH_MAX;
+		int64_t cookie;
+		int rc;
+
+		cookie =
+			nbd_aio_pread(n->h, buf, k, at, NBD_NULL_COMPLETION, 0);
+		if (cookie < 0)
+			return nbd_rc();
+		rc = wait_for(n->h, cookie, READ_TIMEOUT_MS);
+		if (rc)
+			return rc;
+		rc = pwrite_full(n->memfd, buf, k, at);
+		if (rc)
+			return rc;
+		n->fetched += k;
+		at += k;
+	}
+	return have_add(n, start, end);
+}
+
+/**
+ * ba_nbd_fill: make [off, off + len) of the export readable in the
+ * memfd, fetching (in whole 4 KiB blocks) what is not there yet.
+ * Returns: 0 or -errno.
+ */
+int ba_nbd_fill(struct ba_nbd *n, uint64_t off, uint64_t len)
+{
+	uint64_t start, end;
+	void *buf = NULL;
+	size_t i = 0;
+	int rc = 0;
+
+	if (off >= n->size || len == 0)
+		return 0;
+	if (len > n->size - off)
+		len = n->size - off;
+	start = off / FILL_ALIGN * FILL_ALIGN;
+	end = (off + len + FILL_ALIGN - 1) / FILL_ALIGN * FILL_ALIGN;
+	if (end > n->size)
+		end = n->size;
+	while (start < end && rc == 0) {
+		uint64_t gap_end = end;
+
+		while (i < n->nhave && n->have[i].end <= start)
+			i++;
+		if (i < n->nhave && n->have[i].start <= start) {
+			start = n->have[i].end;
+			continue;
+		}
+		if (i < n->nhave && n->have[i].start < gap_end)
+			gap_end = n->have[i].start;
+		if (!buf) {
+			buf = malloc(FETCH_MAX);
+			if (!buf)
+				return -ENOMEM;
+		}
+		rc = fetch(n, start, gap_end, buf);
+		start = gap_end;
+		/* have_add may have merged entries: search again */
+		i = 0;
+	}
+	free(buf);
+	return rc;
+}
+
+/* Fill the head and the tail of [off, off + size) for libblkid. */
+static int expose(struct ba_nbd *n, uint64_t off, uint64_t size)
+{
+	uint64_t k = size < EXPOSE_BYTES ? size : EXPOSE_BYTES;
+	int rc = ba_nbd_fill(n, off, k);
+
+	return rc ? rc : ba_nbd_fill(n, off + size - k, k);
+}
+
+static ssize_t nbd_io_pread(struct ba_io *io, void *buf, size_t len,
+			    uint64_t off)
+{
+	int rc = ba_nbd_fill(io->nbd, off, len);
+
+	return rc ? rc : ba_pread_all(io->fd, buf, len, off);
+}
+
+static int nbd_io_expose(struct ba_io *io, uint64_t off, uint64_t size)
+{
+	return expose(io->nbd, off, size);
+}
+
+static const struct ba_io_ops nbd_ops = {
+	.name = "nbd",
+	.pread = nbd_io_pread,
+	.expose = nbd_io_expose,
+};
+
+void ba_io_init_nbd(struct ba_io *io, struct ba_nbd *n)
+{
+	memset(io, 0, sizeof(*io));
+	io->ops = &nbd_ops;
+	io->fd = n->memfd;
+	io->nbd = n;
+	io->size = n->size;
+}
+
+/*
+ * One libblkid partitions-only pass over the memfd, as ba_ptable_read
+ * makes it, filling the head and tail of every partition it lists.
+ */
+static int partitions_pass(struct ba_nbd *n, uint32_t lss)
+{
+	blkid_probe pr = blkid_new_probe();
+	blkid_partlist ls;
+	int rc = 0, np;
+
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, n->memfd, 0, 0)) {
+		rc = -EIO;
+		goto out;
+	}
+	blkid_probe_set_sectorsize(pr, lss);
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	ls = blkid_probe_get_partitions(pr);
+	np = ls ? blkid_partlist_numof_partitions(ls) : 0;
+	for (int i = 0; i < np && !rc; i++) {
+		blkid_partition par = blkid_partlist_get_partition(ls, i);
+		blkid_loff_t start = par ? blkid_partition_get_start(par) : -1;
+		blkid_loff_t size = par ? blkid_partition_get_size(par) : -1;
+
+		if (start < 0 || size <= 0 ||
+		    (uint64_t)start > n->size / BA_SECTOR ||
+		    (uint64_t)size > n->size / BA_SECTOR - (uint64_t)start)
+			continue;
+		rc = expose(n, (uint64_t)start * BA_SECTOR,
+			    (uint64_t)size * BA_SECTOR);
+	}
+out:
+	blkid_free_probe(pr);
+	return rc;
+}
+
+/**
+ * ba_nbd_prepare: fill the memfd behind @io with what libblkid will read
+ * of the partition table (see the top of this file), for a logical
+ * sector size of @lss.
+ * Returns: 0 or -errno.
+ */
+int ba_nbd_prepare(struct ba_io *io, uint32_t lss)
+{
+	struct ba_nbd *n = io->nbd;
+	struct ba_dos_check *dos = calloc(1, sizeof(*dos));
+	struct ba_gpt_check *gpt = calloc(1, sizeof(*gpt));
+	int rc = -ENOMEM;
+
+	if (!dos || !gpt)
+		goto out;
+	rc = expose(n, 0, n->size);
+	if (rc)
+		goto out;
+	/* their reads are what we need; a broken table is the scan's
+	 * business, an I/O error shows again there */
+	ba_dos_check(io, lss, dos);
+	ba_gpt_check(io, lss, gpt);
+	for (int pass = 0; pass < PREPARE_PASSES; pass++) {
+		uint64_t before = n->fetched;
+
+		rc = partitions_pass(n, lss);
+		if (rc || n->fetched == before)
+			break;
+	}
+out:
+	free(dos);
+	free(gpt);
+	return rc;
+}
