@@ -140,6 +140,13 @@ struct ba_device {
 		uint64_t pss, ao;
 		uint64_t chunk, stripe; /* of an md array at the bottom */
 		uint32_t sector_size;	/* dm-crypt: the encryption sector */
+		/* a RAID-1 at the bottom: the same start on each member's
+		 * disk (partition start + md data offset + start) */
+		struct ba_dm_member {
+			const char *disk;
+			uint64_t start, pss, ao;
+		} * members;
+		size_t nmembers;
 	} dm;
 	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
 	 * whose I/O bypasses its page cache */
@@ -373,6 +380,8 @@ void ba_rules_stack_run(struct ba_device *d);
 /* md arrays and members from sysfs (md-sysfs.c). */
 int ba_md_holders(struct ba_device *d, int idx, const char *dir);
 bool ba_md_array(struct ba_device *d, const char *dir);
+int ba_md_mirror_starts(struct ba_device *d, const char *arraydir,
+			uint64_t off);
 int ba_sysfs_stack(struct ba_device *d, const char *diskdir);
 
 /* device-mapper tables (dm.c). */

@@ -296,6 +296,20 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 	c = f->code;
 	if (!strcmp(c, "soft-block-size"))
 		return cost_soft_block(&g, &l, buf, len);
+	if (!strcmp(c, "start-physical") && f->layer == 0 &&
+	    d->layers[0].lower_device && f->granularity &&
+	    f->granularity <= UINT32_MAX) {
+		/* a dm device judged on the disk below (or a mirror's copy),
+		 * whose own alignment_offset may be -1: the drive's grid is
+		 * the finding's */
+		g.physical_sector_size = (uint32_t)f->granularity;
+		g.alignment_offset =
+			(uint32_t)((f->granularity -
+				    f->remainder % f->granularity) %
+				   f->granularity);
+		if (g.minimum_io_size < g.physical_sector_size)
+			g.minimum_io_size = g.physical_sector_size;
+	}
 	if (!strcmp(c, "start-physical") || !strcmp(c, "lvm-pe-start") ||
 	    !strcmp(c, "luks-payload") || !strcmp(c, "raid-data-offset"))
 		return cost_physical(&g, &l, buf, len);

@@ -177,27 +177,51 @@ static void marker_findings(struct ba_device *d)
 	}
 }
 
-/* A dm device's start on the physical sector grid of the disk below. */
+static uint64_t off_grid(uint64_t x, uint64_t pss, uint64_t ao)
+{
+	return (x % pss + pss - ao % pss) % pss;
+}
+
+/*
+ * A dm device's start on the physical sector grid of the disk below; on
+ * a RAID-1, of each member's disk (the kernel's alignment_offset of the
+ * array is -1 when they disagree): the first copy off its grid.
+ */
 static void dm_findings(struct ba_device *d)
 {
 	const struct blkalign_layer *l = &d->layers[0];
 	const struct ba_dm_place *p = &d->dm;
+	const char *disk = p->disk ? p->disk : l->lower_device;
+	uint64_t r = 0, at = p->start, pss = p->pss;
 	struct ba_finding *f;
-	uint64_t r;
 
 	if (!p->placed || !p->pss)
 		return;
-	r = (p->start % p->pss + p->pss - p->ao % p->pss) % p->pss;
+	if (p->nmembers) {
+		for (size_t i = 0; i < p->nmembers && !r; i++) {
+			const struct ba_dm_member *m = &p->members[i];
+
+			if (m->pss)
+				r = off_grid(m->start, m->pss, m->ao);
+			if (r) {
+				at = m->start;
+				pss = m->pss;
+				disk = m->disk;
+			}
+		}
+	} else {
+		r = off_grid(p->start, p->pss, p->ao);
+	}
 	if (!r)
 		return;
 	f = ba_device_add_finding(d, BA_CODE_START_PHYSICAL, BLKALIGN_ERROR, 0);
 	if (!f)
 		return;
-	f->pub.value = p->start;
-	f->pub.granularity = p->pss;
+	f->pub.value = at;
+	f->pub.granularity = pss;
 	f->pub.remainder = r;
 	f->str[0] = l->type;
-	f->str[1] = p->disk ? p->disk : l->lower_device;
+	f->str[1] = disk;
 	ba_finding_say(f, BA_T_DM_START, BA_T_DM_START_WHY, BA_T_DM_START_FIX);
 }
 

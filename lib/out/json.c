@@ -260,6 +260,24 @@ static struct json_object *scan_json(const struct ba_device *bd)
 		u64_or_null(e, "raid_chunk", bd->dm.chunk);
 		u64_or_null(e, "raid_stripe_width", bd->dm.stripe);
 		u64_or_null(e, "crypt_sector_size", bd->dm.sector_size);
+		if (bd->dm.nmembers) {
+			struct json_object *ms = json_object_new_array();
+
+			for (size_t i = 0; i < bd->dm.nmembers; i++) {
+				const struct ba_dm_member *mb =
+					&bd->dm.members[i];
+				struct json_object *me =
+					json_object_new_object();
+
+				ba_json_str(me, "disk", mb->disk);
+				ba_json_u64(me, "start", mb->start);
+				ba_json_u64(me, "physical_sector_size",
+					    mb->pss);
+				ba_json_u64(me, "alignment_offset", mb->ao);
+				json_object_array_add(ms, me);
+			}
+			json_object_object_add(e, "mirrors", ms);
+		}
 		json_object_object_add(o, "dm", e);
 	} else {
 		json_object_object_add(o, "dm", NULL);

@@ -383,7 +383,12 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 			d->dm.stripe = (uint64_t)v;
 	}
 	d->dm.disk = ba_pool_strdup(&d->pool, dir_name(bottom));
+	rc = has_attr(bottom, "md/level")
+		     ? ba_md_mirror_starts(d, bottom, start)
+		     : 0;
 	free(bottom);
+	if (rc)
+		return rc;
 	if (pss < 512 || !d->dm.disk)
 		return d->dm.disk ? 0 : -ENOMEM;
 	if (ao < 0)

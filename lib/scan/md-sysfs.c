@@ -214,43 +214,85 @@ int ba_md_holders(struct ba_device *d, int idx, const char *dir)
 	return rc;
 }
 
-/*
- * Member @memberdir (its sysfs directory, a disk or a partition) of the
- * array @arraydir: its disk's physical sector size in *@pss, and whether
- * the member's data (partition start + md/dev-X/offset) starts off that
- * disk's physical sector grid, counted from the disk's alignment offset.
- * Returns: 1 off the grid, 0 on it, -EINVAL when sysfs does not say.
- */
-static int member_misaligned(const char *arraydir, const char *memberdir,
-			     uint32_t *pss)
-{
-	char *diskdir = NULL;
-	int64_t start = 0, v, ao = 0;
-	uint64_t off, size, abs;
-	int rc = -EINVAL;
+/* Where member @memberdir (a disk or partition) of @arraydir keeps its
+ * data on its disk. */
+struct member_place {
+	char *diskdir; /* the member's disk, to free */
+	uint64_t abs;  /* bytes from the disk's start */
+	uint32_t pss;
+	uint64_t ao;
+};
 
+/* Returns: 0, or -EINVAL when sysfs does not say. */
+static int member_place(const char *arraydir, const char *memberdir,
+			struct member_place *p)
+{
+	int64_t start = 0, v, ao = 0;
+	uint64_t off, size;
+
+	memset(p, 0, sizeof(*p));
 	if (member_offset(arraydir, base(memberdir), &off, &size))
 		return -EINVAL;
 	if (ba_sysfs_read_s64(memberdir, "start", &start) == 0) {
-		if (start < 0 || asprintf(&diskdir, "%s/..", memberdir) < 0)
+		if (start < 0)
+			return -EINVAL;
+		p->diskdir = ba_sysfs_parent_disk(memberdir);
+		if (!p->diskdir)
 			return -EINVAL;
 	} else {
 		start = 0;
-		diskdir = strdup(memberdir);
-		if (!diskdir)
+		p->diskdir = strdup(memberdir);
+		if (!p->diskdir)
 			return -EINVAL;
 	}
-	if (ba_sysfs_read_s64(diskdir, "queue/physical_block_size", &v) ||
-	    v < 512 || v > 65536 || (v & (v - 1)))
-		goto out;
-	*pss = (uint32_t)v;
-	if (ba_sysfs_read_s64(diskdir, "alignment_offset", &ao) || ao < 0)
+	if (ba_sysfs_read_s64(p->diskdir, "queue/physical_block_size", &v) ||
+	    v < 512 || v > 65536 || (v & (v - 1))) {
+		free(p->diskdir);
+		p->diskdir = NULL;
+		return -EINVAL;
+	}
+	p->pss = (uint32_t)v;
+	if (ba_sysfs_read_s64(p->diskdir, "alignment_offset", &ao) || ao < 0)
 		ao = 0;
-	abs = (uint64_t)start * 512 + off;
-	rc = (abs + *pss - (uint64_t)ao % *pss) % *pss != 0;
-out:
-	free(diskdir);
-	return rc;
+	p->ao = (uint64_t)ao;
+	p->abs = (uint64_t)start * 512 + off;
+	return 0;
+}
+
+/* The member directories of @arraydir (slaves/, resolved), or n < 0. */
+static int members_of(const char *arraydir, char ***out)
+{
+	struct dirent **names = NULL;
+	char *slaves = NULL, **dirs;
+	int n, k = 0;
+
+	*out = NULL;
+	if (asprintf(&slaves, "%s/slaves", arraydir) < 0)
+		return -1;
+	n = scandir(slaves, &names, NULL, alphasort);
+	dirs = n > 0 ? calloc((size_t)n, sizeof(*dirs)) : NULL;
+	for (int i = 0; i < n; i++) {
+		char *link = NULL;
+
+		if (dirs && names[i]->d_name[0] != '.' &&
+		    asprintf(&link, "%s/%s", slaves, names[i]->d_name) >= 0) {
+			dirs[k] = realpath(link, NULL);
+			k += dirs[k] != NULL;
+		}
+		free(link);
+		free(names[i]);
+	}
+	free(names);
+	free(slaves);
+	*out = dirs;
+	return dirs ? k : -1;
+}
+
+static void free_members(char **dirs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
 }
 
 /*
@@ -262,37 +304,65 @@ out:
  */
 static void members_grid(const char *arraydir, struct blkalign_layer *l)
 {
-	struct dirent **names = NULL;
-	char *slaves = NULL;
-	int n;
+	char **dirs;
+	int n = members_of(arraydir, &dirs);
 
-	if (asprintf(&slaves, "%s/slaves", arraydir) < 0)
-		return;
-	n = scandir(slaves, &names, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
-		char *link = NULL, *memberdir;
-		uint32_t pss = 0;
-		int off;
+		struct member_place p;
 
-		if (names[i]->d_name[0] == '.' ||
-		    asprintf(&link, "%s/%s", slaves, names[i]->d_name) < 0)
+		if (member_place(arraydir, dirs[i], &p))
 			continue;
-		memberdir = realpath(link, NULL);
-		free(link);
-		if (!memberdir)
-			continue;
-		off = member_misaligned(arraydir, memberdir, &pss);
-		free(memberdir);
-		if (off < 0)
-			continue;
-		if (pss > l->raid_member_physical)
-			l->raid_member_physical = pss;
-		l->raid_members_misaligned += (uint32_t)off;
+		free(p.diskdir);
+		if (p.pss > l->raid_member_physical)
+			l->raid_member_physical = p.pss;
+		l->raid_members_misaligned +=
+			(p.abs + p.pss - p.ao % p.pss) % p.pss != 0;
 	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(slaves);
+	free_members(dirs, n);
+}
+
+/**
+ * ba_md_mirror_starts: when @arraydir is a RAID-1, where byte @off of
+ * the array lies on each member's disk, into @d's dm placement (a dm
+ * device on a mirror: every copy's start is judged).
+ * Returns: 0 or -ENOMEM.
+ */
+int ba_md_mirror_starts(struct ba_device *d, const char *arraydir, uint64_t off)
+{
+	char level[16], **dirs;
+	int n, rc = 0;
+
+	if (ba_sysfs_read_str(arraydir, "md/level", level, sizeof(level)) ||
+	    strcmp(level, "raid1"))
+		return 0;
+	n = members_of(arraydir, &dirs);
+	if (n <= 0) {
+		free_members(dirs, n);
+		return 0;
+	}
+	d->dm.members =
+		ba_pool_calloc(&d->pool, (size_t)n, sizeof(*d->dm.members));
+	if (!d->dm.members)
+		rc = -ENOMEM;
+	for (int i = 0; i < n && !rc; i++) {
+		struct ba_dm_member *m = &d->dm.members[d->dm.nmembers];
+		struct member_place p;
+
+		if (member_place(arraydir, dirs[i], &p))
+			continue;
+		m->disk = ba_pool_strdup(&d->pool, base(p.diskdir));
+		free(p.diskdir);
+		if (!m->disk) {
+			rc = -ENOMEM;
+			break;
+		}
+		m->start = p.abs + off;
+		m->pss = p.pss;
+		m->ao = p.ao;
+		d->dm.nmembers++;
+	}
+	free_members(dirs, n);
+	return rc;
 }
 
 /**

@@ -384,6 +384,37 @@ static int hex_id(const char *hex, uint8_t id[16])
 	return 0;
 }
 
+/* A dm device on a RAID-1: its start on each member's disk. */
+static int mirrors(struct saved *s, struct ba_device *d, struct json_object *v)
+{
+	size_t n = json_object_is_type(v, json_type_array)
+			   ? json_object_array_length(v)
+			   : 0;
+
+	if (!n)
+		return 0;
+	if (n > 4096)
+		return bad(s, "a dm device with more than 4096 mirrors");
+	d->dm.members = ba_pool_calloc(&d->pool, n, sizeof(*d->dm.members));
+	if (!d->dm.members)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = json_object_array_get_idx(v, k);
+		struct ba_dm_member *m = &d->dm.members[k];
+
+		m->disk = str(d, e, "disk");
+		m->start = unum(e, "start");
+		m->pss = unum(e, "physical_sector_size");
+		m->ao = unum(e, "alignment_offset");
+		if (!m->disk || m->start > SAVED_MAX_BYTES || m->pss > 65536 ||
+		    m->ao > 65536)
+			return bad(s, "a dm mirror without a disk or with "
+				      "numbers out of range");
+	}
+	d->dm.nmembers = n;
+	return 0;
+}
+
 static int markers(struct saved *s, struct ba_device *d, struct json_object *v)
 {
 	size_t n = json_object_is_type(v, json_type_array)
@@ -440,6 +471,7 @@ static int scan_facts(struct saved *s, struct ba_device *d,
 		d->dm.chunk = unum(dm, "raid_chunk");
 		d->dm.stripe = unum(dm, "raid_stripe_width");
 		d->dm.sector_size = (uint32_t)unum(dm, "crypt_sector_size");
+		rc = mirrors(s, d, get(dm, "mirrors"));
 	}
 	return rc;
 }

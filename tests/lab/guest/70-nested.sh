@@ -1,18 +1,18 @@
 # nested: ext4 on an LVM volume on a LUKS2 mapping on an md RAID-1 (1.2)
-# over one partition on each of two 512e disks (s1, s2): once with the
-# partitions at 2048 (aligned at every level) and once at 63.  Ground
+# over one partition on each of two 512e disks (s1, s2): with both
+# partitions at 2048 (aligned at every level), both at 63, and one at 63
+# and one at 2048 (mixed).  Ground
 # truth: the partitions' starts, md/dev-*/offset, cryptsetup status,
 # pvs' pe_start, dmsetup table, dumpe2fs; then blkalign check on the
 # disk, the partition, the array, the mapping and the volume, as root
 # and as nobody (setpriv), and with no argument as nobody.
 for s in s1 s2; do eval "$s=$(lab_disk $s)"; done
 key() { printf 'lab-passphrase'; }
-nest() { # TAG START
-	local t=$1 st=$2 d
-	for d in $s1 $s2; do
-		wipefs -q -a /dev/$d
-		lab_partition $d $st 120000 fd
-	done
+nest() { # TAG START-ON-S1 START-ON-S2
+	local t=$1 d
+	wipefs -q -a /dev/$s1 /dev/$s2
+	lab_partition $s1 $2 120000 fd
+	lab_partition $s2 $3 120000 fd
 	sleep 1
 	mdadm --create /dev/md30 --run --assume-clean --quiet --metadata=1.2 --level=1 \
 		--raid-devices=2 /dev/${s1}1 /dev/${s2}1
@@ -53,5 +53,7 @@ nest() { # TAG START
 	mdadm --stop /dev/md30
 	for d in $s1 $s2; do mdadm --zero-superblock /dev/${d}1; wipefs -q -a /dev/$d; done
 }
-nest aligned 2048
-nest at63 63
+nest aligned 2048 2048
+nest at63 63 63
+# the mirror's copies disagree: the array's alignment_offset is -1
+nest mixed 63 2048
