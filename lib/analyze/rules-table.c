@@ -177,11 +177,6 @@ static void marker_findings(struct ba_device *d)
 	}
 }
 
-static uint64_t off_grid(uint64_t x, uint64_t pss, uint64_t ao)
-{
-	return (x % pss + pss - ao % pss) % pss;
-}
-
 /*
  * A dm device's start on the physical sector grid of the disk below; on
  * a RAID-1, of each member's disk (the kernel's alignment_offset of the
@@ -201,8 +196,7 @@ static void dm_findings(struct ba_device *d)
 		for (size_t i = 0; i < p->nmembers && !r; i++) {
 			const struct ba_dm_member *m = &p->members[i];
 
-			if (m->pss)
-				r = off_grid(m->start, m->pss, m->ao);
+			r = ba_off_grid(m->start, m->ao, m->pss);
 			if (r) {
 				at = m->start;
 				pss = m->pss;
@@ -210,7 +204,7 @@ static void dm_findings(struct ba_device *d)
 			}
 		}
 	} else {
-		r = off_grid(p->start, p->pss, p->ao);
+		r = ba_off_grid(p->start, p->ao, p->pss);
 	}
 	if (!r)
 		return;

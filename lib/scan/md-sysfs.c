@@ -316,7 +316,7 @@ static void members_grid(const char *arraydir, struct blkalign_layer *l)
 		if (p.pss > l->raid_member_physical)
 			l->raid_member_physical = p.pss;
 		l->raid_members_misaligned +=
-			(p.abs + p.pss - p.ao % p.pss) % p.pss != 0;
+			ba_off_grid(p.abs, p.ao, p.pss) != 0;
 	}
 	free_members(dirs, n);
 }
