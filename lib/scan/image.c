@@ -73,6 +73,20 @@ static uint64_t get_be64(const uint8_t *p)
 	return be64toh(v);
 }
 
+/* Whether the @what table [off, off + bytes) ends past the file; why in
+ * @buf. */
+static bool past_end(const char *what, uint64_t off, uint64_t bytes,
+		     uint64_t file_size, char *buf, size_t len)
+{
+	if (off <= file_size && bytes <= file_size - off)
+		return false;
+	snprintf(buf, len,
+		 "its %s table ends at byte %" PRIu64
+		 ", past the end of the file (%" PRIu64 " bytes): truncated",
+		 what, off + bytes, file_size);
+	return true;
+}
+
 /*
  * A qcow2 file cut short: qemu reads what lies past the end of the file
  * as zeros, so a truncated image would look like an empty disk.  Its
@@ -97,20 +111,9 @@ static const char *qcow2_damage(const uint8_t *s, uint64_t file_size, char *buf,
 				bits),
 		       buf;
 	rt_bytes = (uint64_t)get_be32(s + QCOW2_REFCOUNT_CLUSTERS) << bits;
-	if (l1 > file_size || l1_bytes > file_size - l1)
-		return snprintf(buf, len,
-				"its L1 table ends at byte %" PRIu64
-				", past the end of the file (%" PRIu64
-				" bytes): truncated",
-				l1 + l1_bytes, file_size),
-		       buf;
-	if (rt > file_size || rt_bytes > file_size - rt)
-		return snprintf(buf, len,
-				"its refcount table ends at byte %" PRIu64
-				", past the end of the file (%" PRIu64
-				" bytes): truncated",
-				rt + rt_bytes, file_size),
-		       buf;
+	if (past_end("L1", l1, l1_bytes, file_size, buf, len) ||
+	    past_end("refcount", rt, rt_bytes, file_size, buf, len))
+		return buf;
 	return NULL;
 }
 

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "blkalignP.h"
+#include "ptable.h"
 
 #define CONNECT_TIMEOUT_MS 10000
 #define READ_TIMEOUT_MS	   30000
@@ -568,25 +569,19 @@ void ba_io_init_nbd(struct ba_io *io, struct ba_nbd *n)
 }
 
 /*
- * One libblkid partitions-only pass over the memfd, as ba_ptable_read
- * makes it, filling the head and tail of every partition it lists.
+ * One libblkid partitions-only pass over the memfd, the probe
+ * ba_ptable_read makes (ba_ptable_probe), filling the head and tail of every
+ * partition it lists.
  */
 static int partitions_pass(struct ba_nbd *n, uint32_t lss)
 {
-	blkid_probe pr = blkid_new_probe();
+	blkid_probe pr;
 	blkid_partlist ls;
-	int rc = 0, np;
+	int rc, np;
 
-	if (!pr)
-		return -ENOMEM;
-	if (blkid_probe_set_device(pr, n->memfd, 0, 0)) {
-		rc = -EIO;
-		goto out;
-	}
-	blkid_probe_set_sectorsize(pr, lss);
-	blkid_probe_enable_superblocks(pr, 0);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	rc = ba_ptable_probe(n->memfd, lss, &pr);
+	if (rc)
+		return rc;
 	ls = blkid_probe_get_partitions(pr);
 	np = ls ? blkid_partlist_numof_partitions(ls) : 0;
 	for (int i = 0; i < np && !rc; i++) {
@@ -601,7 +596,6 @@ static int partitions_pass(struct ba_nbd *n, uint32_t lss)
 		rc = expose(n, (uint64_t)start * BA_SECTOR,
 			    (uint64_t)size * BA_SECTOR);
 	}
-out:
 	blkid_free_probe(pr);
 	return rc;
 }

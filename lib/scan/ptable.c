@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blkalignP.h"
+#include "ptable.h"
 
 /* Kernel partition naming: "sda" + 1, "loop0" + "p" + 1. */
 static const char *part_name(struct ba_device *d, int partno)
@@ -155,6 +156,31 @@ static int long_dos_chain(struct ba_device *d, struct ba_io *io, uint32_t lss)
 }
 
 /**
+ * ba_ptable_probe: a libblkid probe of @fd for its partition table alone
+ * (no superblocks, entry details on), with @sector_size logical sectors:
+ * what the scan reads and what the NBD source fills the memfd for.
+ * Returns: 0 and *@out to free with blkid_free_probe, or -errno.
+ */
+int ba_ptable_probe(int fd, uint32_t sector_size, blkid_probe *out)
+{
+	blkid_probe pr = blkid_new_probe();
+
+	*out = NULL;
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
+	blkid_probe_set_sectorsize(pr, sector_size);
+	blkid_probe_enable_superblocks(pr, 0);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	*out = pr;
+	return 0;
+}
+
+/**
  * ba_ptable_read: probe the partition table on @fd with libblkid and add
  * a layer per partition below layer 0 (the disk); our own dos walk reads
  * through @io (the same bytes as @fd).
@@ -171,18 +197,9 @@ int ba_ptable_read(struct ba_device *d, int fd, struct ba_io *io,
 	rc = long_dos_chain(d, io, sector_size);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	pr = blkid_new_probe();
-	if (!pr)
-		return -ENOMEM;
-	rc = blkid_probe_set_device(pr, fd, 0, 0);
-	if (rc) {
-		rc = -EIO;
-		goto out;
-	}
-	blkid_probe_set_sectorsize(pr, sector_size);
-	blkid_probe_enable_superblocks(pr, 0);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	rc = ba_ptable_probe(fd, sector_size, &pr);
+	if (rc)
+		return rc;
 	ls = blkid_probe_get_partitions(pr);
 	if (!ls) {
 		/* NULL means "no table" unless errno says the read failed. */
