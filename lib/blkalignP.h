@@ -214,8 +214,17 @@ struct ba_image_info {
 };
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info);
 bool ba_nbd_is_uri(const char *target);
-int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
+struct ba_qemu_nbd {
+	pid_t pid;     /* 0: none */
+	char dir[64];  /* the socket's private directory */
+	char sock[80]; /* the socket: connect here */
+};
+int ba_qemu_nbd_start(char *const argv[], int errfd, struct ba_qemu_nbd *q,
 		      char *why, size_t len);
+void ba_qemu_nbd_unlink(struct ba_qemu_nbd *q);
+void ba_qemu_nbd_stop(struct ba_qemu_nbd *q, int grace_ms);
+int ba_nbd_open_image(const char *path, const char *format, bool writable,
+		      struct ba_nbd **out, char *why, size_t len);
 int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
 		    size_t len);
 void ba_nbd_close(struct ba_nbd *n);
@@ -225,6 +234,10 @@ int ba_nbd_fd(const struct ba_nbd *n);
 int ba_nbd_fill(struct ba_nbd *n, uint64_t off, uint64_t len);
 void ba_io_init_nbd(struct ba_io *io, struct ba_nbd *n);
 int ba_nbd_prepare(struct ba_io *io, uint32_t lss);
+int ba_nbd_pread(struct ba_nbd *n, void *buf, size_t len, uint64_t off);
+int ba_nbd_pwrite(struct ba_nbd *n, const void *buf, size_t len, uint64_t off);
+int ba_nbd_flush(struct ba_nbd *n);
+bool ba_nbd_writable(const struct ba_nbd *n);
 
 /* Reading sysfs (relative to ctx->sysroot). */
 int ba_sysfs_read_s64(const char *dir, const char *attr, int64_t *out);
@@ -409,6 +422,8 @@ int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io,
 /* scan/: one target into a device record of the report (target.c), and
  * one opened device, partition or sysfs-only device (scan.c). */
 int ba_scan_path(struct blkalign_report *r, const char *path);
+int ba_scan_image_nbd(struct blkalign_report *r, const char *path,
+		      struct ba_nbd *n);
 int ba_scan_all(struct blkalign_report *r);
 int ba_scan_fd(const struct blkalign_ctx *ctx, struct ba_device *d, int fd,
 	       const char *diskdir, const char *devdir);
@@ -426,6 +441,8 @@ int ba_scan_saved_json(struct blkalign_report *r, struct json_object *root,
 		       const char *file, const char *target);
 struct ba_device *ba_report_add_device(struct blkalign_report *r);
 void ba_check_finish(struct blkalign_report *r, size_t first);
+int ba_check_image_nbd(struct blkalign_report *r, const char *path,
+		       struct ba_nbd *n);
 
 /* Report internals used by json.c. */
 struct blkalign_report {

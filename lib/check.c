@@ -71,6 +71,24 @@ int blkalign_check_path(struct blkalign_report *r, const char *path)
 }
 
 /**
+ * ba_check_image_nbd: audit the image file @path in a qemu format through
+ * @n, a connection to it that fix holds, as blkalign_check_path.
+ */
+int ba_check_image_nbd(struct blkalign_report *r, const char *path,
+		       struct ba_nbd *n)
+{
+	size_t first;
+	int rc;
+
+	if (!r || !path || !n)
+		return -EINVAL;
+	first = r->ndevices;
+	rc = ba_scan_image_nbd(r, path, n);
+	ba_check_finish(r, first);
+	return rc;
+}
+
+/**
  * blkalign_check_all: audit every block device of the machine (or of the
  * sysroot) that has a size, like lsblk.  Devices that cannot be opened
  * are audited from sysfs and marked incomplete.

@@ -53,8 +53,11 @@ void blkalign_fix_run_free(struct blkalign_fix_run *pub)
 }
 
 /* One device audited through @ctx like `check`, with a dos or GPT table,
- * and its plan; NULL having said why. */
+ * and its plan; NULL having said why.  An image in a qemu format is read
+ * through @t's own NBD connection: it holds the image's write lock, so
+ * no second qemu-nbd may open it. */
 static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
+					const struct blkalign_fix_target *t,
 					const char *path,
 					struct blkalign_report **rep)
 {
@@ -67,22 +70,22 @@ static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 		ba_log(ctx, "out of memory");
 		return NULL;
 	}
-	rc = blkalign_check_path(*rep, path);
+	if (t && t->file.nbd)
+		rc = ba_check_image_nbd(*rep, path, t->file.nbd);
+	else
+		rc = blkalign_check_path(*rep, path);
 	if (rc == -ENOMEM || blkalign_report_ndevices(*rep) != 1) {
 		ba_log(ctx, "cannot audit '%s'", path);
 		return NULL;
 	}
 	d = blkalign_report_device(*rep, 0);
-	/* its bytes on disk are not the disk it holds: fix would write
-	 * the table into the format's own structures */
-	if (d->image_format && strcmp(d->image_format, "raw")) {
+	/* an export is no file to lock against another writer, nor one
+	 * whose identity a journal can record */
+	if (d->image_format && !strcmp(d->image_format, "nbd")) {
 		ba_log(ctx,
-		       "'%s' is %s %s%s: fix writes raw images and block "
-		       "devices only (qemu-img convert -O raw it first)",
-		       path, strcmp(d->image_format, "nbd") ? "a" : "an",
-		       strcmp(d->image_format, "nbd") ? d->image_format
-						      : "NBD export",
-		       strcmp(d->image_format, "nbd") ? " image" : "");
+		       "'%s' is an NBD export: fix writes block devices and "
+		       "image files only (raw or in a qemu format)",
+		       path);
 		return NULL;
 	}
 	blkalign_report_plan(*rep, "fix", BLKALIGN_PLAN_TABLE_READ, &plan);
@@ -179,7 +182,7 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 		      const struct blkalign_fix_opts *o, int only)
 {
 	struct blkalign_report *rep = NULL;
-	struct blkalign_plan *plan = audit_plan(ctx, path, &rep);
+	struct blkalign_plan *plan = audit_plan(ctx, t, path, &rep);
 	const struct blkalign_plan_part *pp = NULL;
 	bool more = false;
 

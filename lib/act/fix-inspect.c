@@ -18,25 +18,27 @@
 static void gather(struct ba_fix_inspect *in)
 {
 	struct ba_fix_run r = {0};
+	char why[512];
 
 	ba_fix_io_init(&in->io, NULL);
-	if (in->target &&
-	    !ba_file_open(&in->dev, &in->io, BLKALIGN_FIX_FILE_TARGET,
-			  in->target, O_RDONLY, true)) {
+	if (in->target && !ba_file_open_target(&in->dev, &in->io, in->target,
+					       false, why, sizeof(why))) {
 		in->have_dev = true;
 		if (ba_fix_ident_of(in->ctx, in->dev.fd, &in->ident))
 			memset(&in->ident, 0, sizeof(in->ident));
 	}
 	if (!in->journal) {
 		if (in->target)
-			in->marker = ba_fix_disk_marker(in->target, &in->m,
-							&in->marker_off);
+			in->marker = ba_fix_disk_marker(
+				in->target, in->have_dev ? in->dev.nbd : NULL,
+				&in->m, &in->marker_off);
 		return;
 	}
 	in->open_rc = ba_journal_open(&in->j, &in->io, in->journal, true);
 	if (in->open_rc == -ENOENT && in->target)
-		in->marker =
-			ba_fix_disk_marker(in->target, &in->m, &in->marker_off);
+		in->marker = ba_fix_disk_marker(
+			in->target, in->have_dev ? in->dev.nbd : NULL, &in->m,
+			&in->marker_off);
 	if (in->open_rc)
 		return;
 	r.dev = in->have_dev ? &in->dev : NULL;

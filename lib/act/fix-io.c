@@ -7,9 +7,18 @@
  * default; the crash tests select one of their own (tests/fault/) that
  * kills, cuts the power or fails at the N-th write.  The library itself
  * has no test hooks.
+ *
+ * An image in a qemu format (qcow2, vmdk...) is written through a
+ * private qemu-nbd (lib/scan/nbd.c): a backend still sees a file
+ * descriptor, the image file's, opened read-only, and the system
+ * backend turns each call on it into an NBD read, write or flush of the
+ * export (channels[]).  So every backend, the crash tests' too, drives
+ * an image exactly as it drives a raw one, and nothing can write the
+ * image file's own bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,21 +29,65 @@
 
 #include "fix.h"
 
+#define MAX_CHANNELS 8
+
+static struct channel {
+	int fd;		    /* the image file */
+	struct ba_nbd *nbd; /* NULL: a free slot */
+} channels[MAX_CHANNELS];
+static pthread_mutex_t channels_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The export that the target file @fd stands for, or NULL. */
+static struct ba_nbd *channel_of(enum blkalign_fix_file file, int fd)
+{
+	struct ba_nbd *n = NULL;
+
+	if (file != BLKALIGN_FIX_FILE_TARGET || fd < 0)
+		return NULL;
+	pthread_mutex_lock(&channels_lock);
+	for (int i = 0; i < MAX_CHANNELS && !n; i++)
+		if (channels[i].nbd && channels[i].fd == fd)
+			n = channels[i].nbd;
+	pthread_mutex_unlock(&channels_lock);
+	return n;
+}
+
+static int channel_set(int fd, struct ba_nbd *n)
+{
+	int rc = -EMFILE;
+
+	pthread_mutex_lock(&channels_lock);
+	for (int i = 0; i < MAX_CHANNELS && rc; i++)
+		if (n ? !channels[i].nbd
+		      : channels[i].nbd && channels[i].fd == fd) {
+			channels[i].fd = fd;
+			channels[i].nbd = n;
+			rc = 0;
+		}
+	pthread_mutex_unlock(&channels_lock);
+	return rc;
+}
+
 static int sys_read(void *data, enum blkalign_fix_file file, int fd, void *buf,
 		    size_t len, uint64_t off)
 {
+	struct ba_nbd *n = channel_of(file, fd);
+
 	(void)data;
-	(void)file;
+	if (n)
+		return ba_nbd_pread(n, buf, len, off);
 	return ba_pread_full(fd, buf, len, off); /* short: past the end */
 }
 
 static int sys_write(void *data, enum blkalign_fix_file file, int fd,
 		     const void *buf, size_t len, uint64_t off)
 {
+	struct ba_nbd *nbd = channel_of(file, fd);
 	const uint8_t *p = buf;
 
 	(void)data;
-	(void)file;
+	if (nbd)
+		return ba_nbd_pwrite(nbd, buf, len, off);
 	while (len) {
 		ssize_t n = pwrite(fd, p, len, (off_t)off);
 
@@ -53,8 +106,11 @@ static int sys_write(void *data, enum blkalign_fix_file file, int fd,
 
 static int sys_flush(void *data, enum blkalign_fix_file file, int fd)
 {
+	struct ba_nbd *n = channel_of(file, fd);
+
 	(void)data;
-	(void)file;
+	if (n)
+		return ba_nbd_flush(n);
 	return fdatasync(fd) ? -errno : 0;
 }
 
@@ -153,6 +209,85 @@ int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
 	return 0;
 }
 
+/*
+ * The image file @path in the qemu format @format as the target @f: the
+ * disk it holds, served by a private qemu-nbd (writable when @writable).
+ */
+static int open_image(struct ba_file *f, const char *path, const char *format,
+		      bool writable, char *why, size_t len)
+{
+	struct ba_nbd *n = NULL;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(why, len, "%s", strerror(-rc));
+		return rc;
+	}
+	rc = ba_nbd_open_image(path, format, writable, &n, why, len);
+	if (!rc && writable && !ba_nbd_writable(n)) {
+		rc = -EROFS;
+		snprintf(why, len, "its NBD server takes no writes or flushes");
+	}
+	if (!rc) {
+		rc = channel_set(fd, n);
+		if (rc)
+			snprintf(why, len, "too many images open at once");
+	}
+	if (rc) {
+		ba_nbd_close(n);
+		close(fd);
+		return rc;
+	}
+	f->fd = fd;
+	f->nbd = n;
+	f->size = ba_nbd_size(n);
+	return 0;
+}
+
+/**
+ * ba_file_open_target: open the target @path of fix: a block device or
+ * a raw image (O_DIRECT where it can, O_RDWR and for a block device
+ * O_EXCL when @writable), or an image in a qemu format through NBD.
+ * Returns 0 or -errno; @why says more when it is not errno's own story.
+ */
+int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
+			const char *path, bool writable, char *why, size_t len)
+{
+	struct ba_image_info info;
+	struct stat st;
+	int fd, rc, flags;
+
+	snprintf(why, len, "%s", "");
+	if (stat(path, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		rc = ba_image_sniff(fd, (uint64_t)st.st_size, &info);
+		close(fd);
+		if (rc > 0 && info.damage) {
+			snprintf(why, len, "%s", info.damage);
+			return -EINVAL;
+		}
+		if (rc > 0) {
+			memset(f, 0, sizeof(*f));
+			f->fd = -1;
+			f->path = path;
+			f->which = BLKALIGN_FIX_FILE_TARGET;
+			f->io = io;
+			return open_image(f, path, info.format, writable, why,
+					  len);
+		}
+	}
+	flags = !writable	      ? O_RDONLY
+		: S_ISBLK(st.st_mode) ? O_RDWR | O_EXCL
+				      : O_RDWR;
+	return ba_file_open(f, io, BLKALIGN_FIX_FILE_TARGET, path, flags, true);
+}
+
 /* Close @f; one never opened (zeroed: no backend) or closed is left. */
 void ba_file_close(struct ba_file *f)
 {
@@ -160,6 +295,11 @@ void ba_file_close(struct ba_file *f)
 		return;
 	if (f->io->ops->close)
 		f->io->ops->close(f->io->ops->data, f->which, f->fd);
+	if (f->nbd) {
+		channel_set(f->fd, NULL);
+		ba_nbd_close(f->nbd);
+		f->nbd = NULL;
+	}
 	close(f->fd);
 	f->fd = -1;
 }

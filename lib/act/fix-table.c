@@ -26,12 +26,10 @@ struct region {
 
 #define MAX_REGIONS (BA_DOS_EBR_MAX + 2)
 
-static int regions_of(const struct blkalign_device *d, int fd, uint32_t lss,
-		      struct region *r, size_t *n, char *err, size_t errlen)
+static int regions_of(const struct blkalign_device *d, struct ba_io *io,
+		      uint32_t lss, struct region *r, size_t *n, char *err,
+		      size_t errlen)
 {
-	struct ba_io io;
-
-	ba_io_init_fd(&io, fd, d->size);
 	*n = 0;
 	if (!strcmp(d->scheme, "dos")) {
 		struct ba_dos_check *dc = calloc(1, sizeof(*dc));
@@ -39,7 +37,7 @@ static int regions_of(const struct blkalign_device *d, int fd, uint32_t lss,
 
 		if (!dc)
 			return -ENOMEM;
-		rc = ba_dos_check(&io, lss, dc);
+		rc = ba_dos_check(io, lss, dc);
 		if (rc || dc->state != BA_EBR_OK || dc->truncated ||
 		    dc->nebr >= BA_DOS_EBR_MAX) {
 			snprintf(err, errlen,
@@ -57,7 +55,7 @@ static int regions_of(const struct blkalign_device *d, int fd, uint32_t lss,
 	if (!strcmp(d->scheme, "gpt")) {
 		struct ba_gpt_check gc;
 		const struct ba_gpt_header *h;
-		int rc = ba_gpt_check(&io, lss, &gc);
+		int rc = ba_gpt_check(io, lss, &gc);
 
 		if (rc || gc.primary.state != BA_GPT_OK ||
 		    gc.backup.state != BA_GPT_OK) {
@@ -295,6 +293,46 @@ out:
 	return rc;
 }
 
+/*
+ * A plain descriptor to read the table of @d from, read-only, and @io
+ * over it: the disk itself, or for an image in a qemu format the memory
+ * file of its NBD connection, whose every read @io fetches first (the
+ * regions the table spans are fetched whole before they are copied).
+ * Returns the descriptor or -errno.
+ */
+static int table_source(struct ba_file *dev, const struct blkalign_device *d,
+			struct ba_io *io)
+{
+	int fd;
+
+	if (dev->nbd) {
+		fd = fcntl(ba_nbd_fd(dev->nbd), F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		ba_io_init_nbd(io, dev->nbd);
+		return fd;
+	}
+	fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ba_io_init_fd(io, fd, d->size);
+	return fd;
+}
+
+/**
+ * ba_fix_table_source: the path libfdisk reads the table of @dev (at
+ * @path) from, into @buf: @path, or for an image in a qemu format the
+ * memory file that holds its table (ba_fix_table_patches fetched it).
+ */
+const char *ba_fix_table_source(const struct ba_file *dev, const char *path,
+				char *buf, size_t len)
+{
+	if (!dev->nbd)
+		return path;
+	snprintf(buf, len, "/proc/self/fd/%d", ba_nbd_fd(dev->nbd));
+	return buf;
+}
+
 /**
  * ba_fix_table_patches: compute the table change of @j->g into
  * @j->patches, from the table of @d read through @dev.
@@ -305,15 +343,17 @@ int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
 			 size_t errlen)
 {
 	struct region r[MAX_REGIONS];
+	struct ba_io io;
 	char tmp[4096];
 	size_t n = 0;
 	int rfd, tfd, rc;
 
-	(void)dev;
-	rfd = open(d->path, O_RDONLY | O_CLOEXEC);
+	rfd = table_source(dev, d, &io);
 	if (rfd < 0)
-		return -errno;
-	rc = regions_of(d, rfd, j->g.lss, r, &n, err, errlen);
+		return rfd;
+	rc = regions_of(d, &io, j->g.lss, r, &n, err, errlen);
+	for (size_t i = 0; i < n && !rc && dev->nbd; i++)
+		rc = ba_nbd_fill(dev->nbd, r[i].off, r[i].len);
 	if (rc)
 		goto out_r;
 	snprintf(tmp, sizeof(tmp), "%s/blkalign-table.XXXXXX", tmpdir);

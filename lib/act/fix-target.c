@@ -129,13 +129,19 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 			     size_t len)
 {
 	struct blkalign_fix_target *t;
-	char jdir[4096], loop[300], why[1536];
+	char jdir[4096], loop[300], why[1536], said[512];
 	struct stat st;
 	int rc;
 
 	*out = NULL;
 	if (!path || !journal)
 		return -EINVAL;
+	if (ba_nbd_is_uri(path))
+		return say(msg, len, -EINVAL,
+			   "'%s' is an NBD export: fix writes block devices "
+			   "and image files only (raw or in a qemu format), "
+			   "which it can lock and name in its journal",
+			   path);
 	if (stat(path, &st))
 		return say(msg, len, -errno, "cannot stat '%s': %s", path,
 			   strerror(errno));
@@ -165,8 +171,8 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	t->ctx = ctx;
 	blkalign_ctx_ref(ctx);
 	ba_fix_io_init(&t->io, io);
-	rc = ba_file_open(&t->file, &t->io, BLKALIGN_FIX_FILE_TARGET, t->path,
-			  O_RDWR | (S_ISBLK(st.st_mode) ? O_EXCL : 0), true);
+	rc = ba_file_open_target(&t->file, &t->io, t->path, true, said,
+				 sizeof(said));
 	if (rc == -EBUSY && S_ISBLK(st.st_mode) &&
 	    ba_fix_holders(ctx, st.st_rdev, why, sizeof(why)))
 		say(msg, len, rc, "'%s' is busy: %s", path, why);
@@ -178,7 +184,7 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 		    path);
 	else if (rc)
 		say(msg, len, rc, "cannot open '%s' for writing: %s", path,
-		    strerror(-rc));
+		    said[0] ? said : strerror(-rc));
 	if (!rc && flock(t->file.fd, LOCK_EX | LOCK_NB))
 		rc = say(msg, len, -EBUSY,
 			 "'%s' is locked by another program (another "
@@ -347,14 +353,33 @@ int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
 /**
  * ba_fix_disk_marker: the first partition of @path's table that starts
  * with a fix's marker: 1 with @m and its byte offset @off, 0 when none,
- * or -errno.
+ * or -errno.  An image in a qemu format is read through @nbd, a
+ * connection to it (NULL: @path is the disk).
  */
-int ba_fix_disk_marker(const char *path, struct ba_fix_marker *m, uint64_t *off)
+int ba_fix_disk_marker(const char *path, struct ba_nbd *nbd,
+		       struct ba_fix_marker *m, uint64_t *off)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(path);
+	blkid_probe pr;
 	blkid_partlist pl;
 	int fd, n, found = 0;
 
+	if (nbd) {
+		struct ba_io io;
+		int rc;
+
+		/* the table and every partition's head, in the memfd */
+		ba_io_init_nbd(&io, nbd);
+		rc = ba_nbd_prepare(&io, BA_SECTOR);
+		if (rc)
+			return rc;
+		pr = blkid_new_probe();
+		if (pr && blkid_probe_set_device(pr, ba_nbd_fd(nbd), 0, 0)) {
+			blkid_free_probe(pr);
+			return -EIO;
+		}
+	} else {
+		pr = blkid_new_probe_from_filename(path);
+	}
 	if (!pr)
 		return -errno ? -errno : -EINVAL;
 	fd = blkid_probe_get_fd(pr);

@@ -211,7 +211,7 @@ static int read_disk(struct blkalign_fix_target *t,
 		     struct ba_fix_res *res)
 {
 	struct ba_file *dev = &t->file;
-	char tbuf[4096], old[4096];
+	char tbuf[4096], old[4096], src[64];
 	int rc;
 
 	j->head = ba_file_alloc(j->g.head_len);
@@ -239,7 +239,9 @@ static int read_disk(struct blkalign_fix_target *t,
 	if (rc)
 		return rc;
 	snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
-	rc = ba_fix_save_old_table(d->path, j->g.lss, old);
+	rc = ba_fix_save_old_table(
+		ba_fix_table_source(dev, d->path, src, sizeof(src)), j->g.lss,
+		old);
 	if (rc)
 		return fail(res, rc, "cannot save the old table to '%s': %s",
 			    old, strerror(-rc));
@@ -343,7 +345,7 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 
 	switch (rc) {
 	case -ENOENT:
-		if (ba_fix_disk_marker(t->path, &m, &off) == 1)
+		if (ba_fix_disk_marker(t->path, t->file.nbd, &m, &off) == 1)
 			return fail(res, rc,
 				    "no journal '%s', but '%s' carries the "
 				    "marker of an interrupted fix at byte %llu "

@@ -26,9 +26,13 @@ struct ba_fix_io {
 void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops);
 
 /* A file fix reads and writes: the target (O_DIRECT when it can) or the
- * journal. */
+ * journal.  The target of an image in a qemu format is the disk its NBD
+ * export serves (@nbd): @fd is then the image file, read-only, for its
+ * lock and identity, and the system backend reads, writes and flushes
+ * the export in its place (fix-io.c). */
 struct ba_file {
 	int fd;
+	struct ba_nbd *nbd;
 	const char *path;
 	bool direct;
 	uint64_t size;
@@ -39,6 +43,8 @@ struct ba_file {
 int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
 		 enum blkalign_fix_file which, const char *path, int flags,
 		 bool direct);
+int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
+			const char *path, bool writable, char *why, size_t len);
 void ba_file_close(struct ba_file *f);
 int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off);
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off);
@@ -109,8 +115,8 @@ struct blkalign_fix_target {
 	struct ba_fix_ident ident;
 };
 
-int ba_fix_disk_marker(const char *path, struct ba_fix_marker *m,
-		       uint64_t *off);
+int ba_fix_disk_marker(const char *path, struct ba_nbd *nbd,
+		       struct ba_fix_marker *m, uint64_t *off);
 
 /* What the journal's header fixes for the whole fix of one partition. */
 struct ba_fix_geom {
@@ -254,6 +260,8 @@ const char *ba_fix_phase_name(uint32_t phase);
 int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
 			 struct ba_journal *j, const char *tmpdir, char *err,
 			 size_t errlen);
+const char *ba_fix_table_source(const struct ba_file *dev, const char *path,
+				char *buf, size_t len);
 int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out);
 int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 			 bool new_table);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nbd.c - the NBD source of the scan: a disk image in a format qemu reads
- * (qcow2, vmdk, vhdx, vpc, vdi, qed), served by a private read-only
- * qemu-nbd that libnbd starts by socket activation, or an NBD URI
- * (nbd://, nbd+unix://...) that libnbd connects to.
+ * (qcow2, vmdk, vhdx, vpc, vdi, qed), served by a private qemu-nbd
+ * (qemu-nbd.c starts it by socket activation; read-only but for fix), or
+ * an NBD URI (nbd://, nbd+unix://...) that libnbd connects to.
  *
  * libblkid reads through a file descriptor, so the bytes read from the
  * export land in a memfd of the export's size: sparse, so its unread
@@ -25,14 +25,15 @@
  * libnbd can block in a connect, a handshake or a read from a server
  * that does not answer: everything goes through its asynchronous calls
  * and nbd_poll() with a timeout.  The qemu-nbd child exits when its one
- * client goes; ba_nbd_close() kills it as well and waits for it
- * (nbd_close), on every path.
+ * client goes; ba_nbd_close() waits for it, and kills one that does not
+ * exit, on every path.
  */
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libnbd.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ struct ba_nbd {
 		uint64_t start, end;
 	} * have; /* in the memfd: sorted, disjoint, not adjacent */
 	size_t nhave, cap;
-	int errfd; /* qemu-nbd's stderr, to say why it failed */
+	int errfd;		   /* qemu-nbd's stderr, to say why it failed */
+	struct ba_qemu_nbd server; /* our qemu-nbd child, if any */
 };
 
 static int64_t now_ms(void)
@@ -132,7 +134,7 @@ static bool child_said(const struct ba_nbd *n, const char *opts,
 		       const char *file, char *why, size_t len)
 {
 	char *at;
-	char buf[1024];
+	char buf[1024], joined[1024];
 	ssize_t got;
 	char *line, *end;
 
@@ -149,6 +151,17 @@ static bool child_said(const struct ba_nbd *n, const char *opts,
 		return false;
 	line = strrchr(buf, '\n');
 	line = line ? line + 1 : buf;
+	/* a last line of its own ("Is another process using the image?")
+	 * goes after the one before: that one says what failed */
+	if (line > buf && strncmp(line, "qemu-nbd:", 9)) {
+		char *prev;
+
+		line[-1] = '\0';
+		prev = strrchr(buf, '\n');
+		prev = prev ? prev + 1 : buf;
+		snprintf(joined, sizeof(joined), "%s; %s", prev, line);
+		line = joined;
+	}
 	at = strstr(line, opts);
 	if (at)
 		snprintf(why, len, "%.*s%s%s", (int)(at - line), line, file,
@@ -166,11 +179,10 @@ void ba_nbd_close(struct ba_nbd *n)
 {
 	if (!n)
 		return;
-	if (n->h) {
-		/* no-op without a child; nbd_close waits for it */
-		nbd_kill_subprocess(n->h, SIGTERM);
+	/* the child exits when its one client goes: give it a moment */
+	if (n->h)
 		nbd_close(n->h);
-	}
+	ba_qemu_nbd_stop(&n->server, 2000);
 	if (n->memfd >= 0)
 		close(n->memfd);
 	if (n->errfd >= 0)
@@ -243,7 +255,7 @@ static bool on_path(const char *name)
  * not parsed as a protocol), commas doubled as qemu's option syntax
  * wants.  NULL when out of memory.
  */
-static char *image_opts(const char *format, const char *file)
+static char *image_opts(const char *format, const char *file, bool writable)
 {
 	size_t n = strlen(file), k = 0;
 	char *esc = malloc(2 * n + 1), *out = NULL;
@@ -257,9 +269,9 @@ static char *image_opts(const char *format, const char *file)
 	}
 	esc[k] = '\0';
 	if (asprintf(&out,
-		     "driver=%s,read-only=on,file.driver=file,"
+		     "driver=%s,read-only=%s,file.driver=file,"
 		     "file.filename=%s",
-		     format, esc) < 0)
+		     format, writable ? "off" : "on", esc) < 0)
 		out = NULL;
 	free(esc);
 	return out;
@@ -267,15 +279,18 @@ static char *image_opts(const char *format, const char *file)
 
 /**
  * ba_nbd_open_image: serve the image file @path of format @format
- * (qemu's driver name) by a private read-only qemu-nbd and connect to it.
+ * (qemu's driver name) by a private qemu-nbd and connect to it: read-only
+ * unless @writable (fix), then qemu-nbd takes qemu's write lock on the
+ * image, and refuses while a VM or another qemu has it.
  * Returns: 0 with @out set, or -errno with why (one line) in @why.
  */
-int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
-		      char *why, size_t len)
+int ba_nbd_open_image(const char *path, const char *format, bool writable,
+		      struct ba_nbd **out, char *why, size_t len)
 {
-	char *argv[] = {"qemu-nbd", "--read-only", "--image-opts", NULL, NULL};
+	char *argv[5], *opts;
 	struct ba_nbd *n = NULL;
-	int rc, saved = -1;
+	size_t k = 0;
+	int rc;
 
 	*out = NULL;
 	if (!on_path("qemu-nbd")) {
@@ -285,49 +300,40 @@ int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
 			 format);
 		return -ENOENT;
 	}
-	argv[3] = image_opts(format, path);
-	n = argv[3] ? nbd_new() : NULL;
+	opts = image_opts(format, path, writable);
+	argv[k++] = "qemu-nbd";
+	if (!writable)
+		argv[k++] = "--read-only";
+	argv[k++] = "--image-opts";
+	argv[k++] = opts;
+	argv[k] = NULL;
+	n = opts ? nbd_new() : NULL;
 	if (!n) {
 		rc = -ENOMEM;
 		snprintf(why, len, "out of memory");
 		goto out;
 	}
-	/*
-	 * libnbd forks qemu-nbd inside this call, with our stderr: for
-	 * that moment stderr is a memory file, so that what qemu-nbd says
-	 * when it cannot open the image becomes our one-line message
-	 * instead of lines of its own.
-	 */
+	/* qemu-nbd's stderr: what it says when it cannot open the image */
 	n->errfd = memfd_create("blkalign-qemu-nbd-stderr", MFD_CLOEXEC);
-	if (n->errfd >= 0) {
-		fflush(stderr);
-		saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (saved < 0 || dup2(n->errfd, STDERR_FILENO) < 0) {
-			if (saved >= 0)
-				close(saved);
-			saved = -1;
-		}
-	}
-	rc = nbd_aio_connect_systemd_socket_activation(n->h, argv);
-	if (saved >= 0) {
-		dup2(saved, STDERR_FILENO);
-		close(saved);
-	}
-	rc = rc < 0 ? nbd_rc() : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
+	rc = ba_qemu_nbd_start(argv, n->errfd, &n->server, why, len);
+	if (rc)
+		goto out;
+	rc = nbd_aio_connect_unix(n->h, n->server.sock) < 0
+		     ? nbd_rc()
+		     : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
+	ba_qemu_nbd_unlink(&n->server);
 	if (rc) {
-		if (rc != -ETIMEDOUT) {
-			/* let qemu-nbd finish its message */
-			nbd_kill_subprocess(n->h, 0);
-			nbd_close(n->h);
-			n->h = NULL;
-		}
-		if (!child_said(n, argv[3], path, why, len))
+		/* let qemu-nbd finish its message (a hung one is killed) */
+		nbd_close(n->h);
+		n->h = NULL;
+		ba_qemu_nbd_stop(&n->server, rc == -ETIMEDOUT ? 0 : 5000);
+		if (!child_said(n, opts, path, why, len))
 			say_nbd(why, len, rc);
 		goto out;
 	}
 	rc = attach(n, why, len);
 out:
-	free(argv[3]);
+	free(opts);
 	if (rc) {
 		ba_nbd_close(n);
 		return rc;
@@ -633,4 +639,152 @@ out:
 	free(dos);
 	free(gpt);
 	return rc;
+}
+
+/*
+ * Reading and writing the export for fix (lib/act/fix-io.c): straight
+ * to the server, not through the memfd, in requests of at most FETCH_MAX
+ * bytes, up to RW_DEPTH of them in flight.  fix's reader and writer
+ * threads share one handle: rw_lock makes each call whole.  A write
+ * makes the memfd forget the blocks it touched (the next scan fetches
+ * them again), so the memfd never shows a disk older than the export.
+ */
+#define RW_DEPTH	 8
+#define WRITE_TIMEOUT_MS 120000 /* a flush of a big qcow2 can take long */
+
+static pthread_mutex_t rw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Wait for the @n commands in @cookies; the first error, or 0. */
+static int wait_all(struct nbd_handle *h, const int64_t *cookies, size_t n,
+		    int timeout_ms)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int r = wait_for(h, cookies[i], timeout_ms);
+
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}
+
+static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
+		    uint64_t off)
+{
+	int64_t cookies[RW_DEPTH];
+	size_t done = 0;
+	int rc = 0;
+
+	if (off > n->size || len > n->size - off)
+		return -ENOSPC;
+	while (done < len && !rc) {
+		size_t q = 0;
+		int w;
+
+		while (q < RW_DEPTH && done < len) {
+			size_t k =
+				len - done < FETCH_MAX ? len - done : FETCH_MAX;
+			int64_t c =
+				rbuf ? nbd_aio_pread(n->h, (char *)rbuf + done,
+						     k, off + done,
+						     NBD_NULL_COMPLETION, 0)
+				     : nbd_aio_pwrite(n->h,
+						      (const char *)wbuf + done,
+						      k, off + done,
+						      NBD_NULL_COMPLETION, 0);
+
+			if (c < 0) {
+				rc = nbd_rc();
+				break;
+			}
+			cookies[q++] = c;
+			done += k;
+		}
+		w = wait_all(n->h, cookies, q,
+			     rbuf ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
+		if (!rc)
+			rc = w;
+	}
+	return rc;
+}
+
+/* Drop the whole blocks around [off, off + len) from the memfd. */
+static int forget(struct ba_nbd *n, uint64_t off, uint64_t len)
+{
+	uint64_t start = off / FILL_ALIGN * FILL_ALIGN;
+	uint64_t end = (off + len + FILL_ALIGN - 1) / FILL_ALIGN * FILL_ALIGN;
+	/* one range can split in two: one entry more at most */
+	size_t cap = n->nhave + 1, k = 0;
+	struct ba_nbd_range *keep = malloc(cap * sizeof(*keep));
+
+	if (!keep)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->nhave; i++) {
+		struct ba_nbd_range r = n->have[i];
+
+		if (r.end <= start || r.start >= end) {
+			keep[k++] = r;
+			continue;
+		}
+		if (r.start < start)
+			keep[k++] = (struct ba_nbd_range){r.start, start};
+		if (r.end > end)
+			keep[k++] = (struct ba_nbd_range){end, r.end};
+	}
+	free(n->have);
+	n->have = keep;
+	n->nhave = k;
+	n->cap = cap;
+	if (end > n->size)
+		end = n->size;
+	/* what a scan reads next comes from the server again; punching
+	 * only gives the memory back */
+	(void)fallocate(n->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			(off_t)start, (off_t)(end - start));
+	return 0;
+}
+
+/** ba_nbd_pread: @len bytes at @off of the export, from the server. */
+int ba_nbd_pread(struct ba_nbd *n, void *buf, size_t len, uint64_t off)
+{
+	int rc;
+
+	pthread_mutex_lock(&rw_lock);
+	rc = transfer(n, buf, NULL, len, off);
+	pthread_mutex_unlock(&rw_lock);
+	return rc;
+}
+
+/** ba_nbd_pwrite: write @len bytes at @off of the export. */
+int ba_nbd_pwrite(struct ba_nbd *n, const void *buf, size_t len, uint64_t off)
+{
+	int rc;
+
+	pthread_mutex_lock(&rw_lock);
+	rc = transfer(n, NULL, buf, len, off);
+	/* even a failed write may have changed some blocks */
+	if (forget(n, off, len) && !rc)
+		rc = -ENOMEM;
+	pthread_mutex_unlock(&rw_lock);
+	return rc;
+}
+
+/** ba_nbd_flush: the server's writes on stable storage (NBD_CMD_FLUSH). */
+int ba_nbd_flush(struct ba_nbd *n)
+{
+	int64_t c;
+	int rc;
+
+	pthread_mutex_lock(&rw_lock);
+	c = nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
+	rc = c < 0 ? nbd_rc() : wait_for(n->h, c, WRITE_TIMEOUT_MS);
+	pthread_mutex_unlock(&rw_lock);
+	return rc;
+}
+
+/** ba_nbd_writable: the export takes writes and flushes. */
+bool ba_nbd_writable(const struct ba_nbd *n)
+{
+	return nbd_is_read_only(n->h) == 0 && nbd_can_flush(n->h) == 1;
 }

@@ -46,7 +46,8 @@ static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 }
 
 static int skip_entry(const struct dirent *e);
-static int check_file(struct blkalign_report *r, const char *path);
+static int check_file(struct blkalign_report *r, const char *path,
+		      struct ba_nbd *through);
 static int check_uri(struct blkalign_report *r, const char *uri);
 
 /* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
@@ -197,11 +198,28 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 	else {
 		struct stat st;
 
-		rc = check_file(r, path);
+		rc = check_file(r, path, NULL);
 		if ((rc == -EACCES || rc == -EPERM) && stat(path, &st) == 0 &&
 		    S_ISBLK(st.st_mode) && sysfs_view(r, path, rc) == 0)
 			rc = 0;
 	}
+	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
+}
+
+/**
+ * ba_scan_image_nbd: scan the image file @path in a qemu format through
+ * @n, an open connection to it (fix holds the image's write lock, so a
+ * second qemu-nbd could not open it), into a new device record of @r.
+ * Returns: as ba_scan_path.
+ */
+int ba_scan_image_nbd(struct blkalign_report *r, const char *path,
+		      struct ba_nbd *n)
+{
+	int rc;
+
+	if (!r || !path || !n)
+		return -EINVAL;
+	rc = check_file(r, path, n);
 	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
 }
 
@@ -223,13 +241,15 @@ static int failed_nbd(struct blkalign_report *r, struct ba_device *d,
 
 /*
  * The image file @path (@d, of @size bytes) in a qemu format: served by
- * a private qemu-nbd (nbd.c) and scanned through it.  Returns 0 (a
+ * a private qemu-nbd (nbd.c) and scanned through it, or through
+ * @through, a connection to it the caller holds (fix's).  Returns 0 (a
  * failure is recorded in @d) or -ENOMEM.
  */
 static int check_image(struct blkalign_report *r, struct ba_device *d,
-		       const char *path, const struct ba_image_info *info)
+		       const char *path, const struct ba_image_info *info,
+		       struct ba_nbd *through)
 {
-	struct ba_nbd *n = NULL;
+	struct ba_nbd *n = through;
 	char why[512], what[64];
 	int rc;
 
@@ -238,12 +258,15 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 	snprintf(what, sizeof(what), "a %s image", info->format);
 	if (info->damage)
 		return failed_nbd(r, d, path, what, info->damage);
-	rc = ba_nbd_open_image(path, info->format, &n, why, sizeof(why));
+	rc = n ? 0
+	       : ba_nbd_open_image(path, info->format, false, &n, why,
+				   sizeof(why));
 	if (rc)
 		return rc == -ENOMEM ? rc : failed_nbd(r, d, path, what, why);
 	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
 	rc = ba_scan_nbd(r->ctx, d, n);
-	ba_nbd_close(n);
+	if (n != through)
+		ba_nbd_close(n);
 	return rc;
 }
 
@@ -279,7 +302,8 @@ static int check_uri(struct blkalign_report *r, const char *uri)
  * Open and audit one image or device.  Returns -errno without recording
  * anything when it cannot be opened (the caller decides what that means).
  */
-static int check_file(struct blkalign_report *r, const char *path)
+static int check_file(struct blkalign_report *r, const char *path,
+		      struct ba_nbd *through)
 {
 	char *devdir = NULL, *diskdir = NULL;
 	struct ba_device *d;
@@ -316,7 +340,16 @@ static int check_file(struct blkalign_report *r, const char *path)
 		/* a raw image is read through @fd, as it always was */
 		rc = ba_image_sniff(fd, d->pub.size, &info);
 		if (rc > 0) {
-			rc = check_image(r, d, path, &info);
+			rc = check_image(r, d, path, &info, through);
+			goto out;
+		}
+		if (through) {
+			ba_device_problem(d,
+					  "'%s' changed: no longer an image "
+					  "in a qemu format",
+					  path);
+			d->pub.failed = true;
+			rc = 0;
 			goto out;
 		}
 		d->pub.image_format = "raw";
@@ -424,7 +457,7 @@ int ba_scan_all(struct blkalign_report *r)
 		path = node_path(dir, name);
 		if (!path)
 			break;
-		rc = check_file(r, path);
+		rc = check_file(r, path, NULL);
 		if (rc && rc != -ENOMEM) /* no node or no permission */
 			rc = sysfs_view(r, path, rc);
 		free(path);

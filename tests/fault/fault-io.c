@@ -15,15 +15,22 @@
  *   enospc    write N fails with ENOSPC, nothing written
  *   torn      half of write N lands, it fails with EIO, and every later
  *             write and flush fails too (a device that died mid-write)
+ *   server    half of write N lands, then the qemu-nbd that serves an
+ *             image in a qemu format is SIGKILLed (what it had not
+ *             flushed, qcow2's metadata caches, is lost as in a power
+ *             cut on the server's side); write N and the rest fail
  *
  * Test code: the shipped library has no hooks; tests/fault/main.c
  * selects this backend for the blkalign commands.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -106,6 +113,55 @@ static int half(enum blkalign_fix_file file, int fd, const void *buf,
 	return h ? sys()->write(sys()->data, file, fd, buf, h, off) : 0;
 }
 
+/* The state of process @pid ('Z' for a zombie), its parent in @ppid and
+ * its name in @comm; 0 when it is gone. */
+static char proc_state(long pid, long *ppid, char *comm, size_t len)
+{
+	char path[64], buf[512], *lp, *rp;
+	char state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (lp = strchr(buf, '(')) &&
+	    (rp = strrchr(buf, ')')) &&
+	    sscanf(rp + 1, " %c %ld", &state, ppid) == 2)
+		snprintf(comm, len, "%.*s", (int)(rp - lp - 1), lp + 1);
+	fclose(f);
+	return state;
+}
+
+/* SIGKILL every qemu-nbd child of this process and wait until each is
+ * dead (a zombie: libnbd reaps it when the handle closes). */
+static void kill_servers(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		long pid = strtol(e->d_name, NULL, 10), ppid = 0;
+		char comm[64] = "";
+
+		if (pid <= 0 || !proc_state(pid, &ppid, comm, sizeof(comm)) ||
+		    ppid != (long)getpid() || strcmp(comm, "qemu-nbd"))
+			continue;
+		kill((pid_t)pid, SIGKILL);
+		for (int i = 0; i < 500; i++) {
+			struct timespec ms10 = {0, 10000000};
+			char s = proc_state(pid, &ppid, comm, sizeof(comm));
+
+			if (!s || s == 'Z')
+				break;
+			nanosleep(&ms10, NULL);
+		}
+	}
+	closedir(d);
+}
+
 static int f_write(void *data, enum blkalign_fix_file file, int fd,
 		   const void *buf, size_t len, uint64_t off)
 {
@@ -140,6 +196,12 @@ static int f_write(void *data, enum blkalign_fix_file file, int fd,
 	case FAULT_ENOSPC:
 		if (now)
 			return -ENOSPC;
+		break;
+	case FAULT_SERVER:
+		if (now) {
+			(void)half(file, fd, buf, len, off);
+			kill_servers();
+		}
 		break;
 	case FAULT_TORN:
 		if (now) {
@@ -225,6 +287,7 @@ int fault_parse(const char *text, struct fault_spec *s)
 		[FAULT_KILL] = "kill",	   [FAULT_POWERCUT] = "powercut",
 		[FAULT_SIGINT] = "sigint", [FAULT_EIO] = "eio",
 		[FAULT_ENOSPC] = "enospc", [FAULT_TORN] = "torn",
+		[FAULT_SERVER] = "server",
 	};
 	const char *colon = strchr(text, ':');
 	char *end;
@@ -233,7 +296,7 @@ int fault_parse(const char *text, struct fault_spec *s)
 	s->file = -1;
 	if (!colon)
 		return -1;
-	for (int k = FAULT_KILL; k <= FAULT_TORN; k++)
+	for (int k = FAULT_KILL; k <= FAULT_SERVER; k++)
 		if (strlen(kinds[k]) == (size_t)(colon - text) &&
 		    !strncmp(text, kinds[k], (size_t)(colon - text)))
 			s->kind = k;

@@ -16,6 +16,7 @@ enum fault_kind {
 	FAULT_EIO,
 	FAULT_ENOSPC,
 	FAULT_TORN,
+	FAULT_SERVER,
 };
 
 struct fault_spec {

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 		if (fault_parse(f, &s)) {
 			fprintf(stderr,
 				"blkalign-fault: bad BLKALIGN_FAULT '%s' "
-				"(kill|powercut|sigint|eio|enospc|torn:N"
+				"(kill|powercut|sigint|eio|enospc|torn|server:N"
 				"[:disk|:journal])\n",
 				f);
 			return 16;
