@@ -213,6 +213,9 @@ struct blkalign_device {
 	const char *image_format;
 	uint64_t virtual_size; /* of the disk an image holds; 0: no image */
 	uint32_t cluster_size; /* of the image's format; 0: not recorded */
+	/* of the ranges the audit asked for, bytes not read because the
+	 * NBD export said they read as zeros (block status); 0 otherwise */
+	uint64_t bytes_skipped;
 };
 
 /*

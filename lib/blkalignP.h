@@ -230,6 +230,7 @@ int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
 void ba_nbd_close(struct ba_nbd *n);
 uint64_t ba_nbd_size(const struct ba_nbd *n);
 uint64_t ba_nbd_bytes_read(const struct ba_nbd *n);
+uint64_t ba_nbd_bytes_skipped(const struct ba_nbd *n);
 int ba_nbd_fd(const struct ba_nbd *n);
 int ba_nbd_fill(struct ba_nbd *n, uint64_t off, uint64_t len);
 void ba_io_init_nbd(struct ba_io *io, struct ba_nbd *n);

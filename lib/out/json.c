@@ -305,6 +305,7 @@ static struct json_object *device_json(const struct ba_device *bd)
 	ba_json_str(o, "image_format", d->image_format);
 	u64_or_null(o, "virtual_size", d->image_format ? d->virtual_size : 0);
 	u64_or_null(o, "cluster_size", d->cluster_size);
+	ba_json_s64(o, "bytes_skipped", (int64_t)d->bytes_skipped);
 	json_object_object_add(o, "topology", topology_json(&d->topology));
 	json_object_object_add(o, "table", table_json(&d->table));
 	for (size_t i = 0; i < d->nlayers; i++)

@@ -20,7 +20,8 @@
  * of each partition it finds until a pass fetches nothing new (BSD or
  * Solaris labels nested in dos slices).  Reads stay bounded by that:
  * a few MiB per partition, never the whole disk.  Every byte fetched is
- * fetched once; their count is the device's bytes_read.
+ * fetched once; their count is the device's bytes_read.  What the
+ * export's block status says reads as zeros is not fetched (fetch()).
  *
  * libnbd can block in a connect, a handshake or a read from a server
  * that does not answer: everything goes through its asynchronous calls
@@ -58,6 +59,9 @@ struct ba_nbd {
 	int memfd;
 	uint64_t size;
 	uint64_t fetched; /* bytes read from the export */
+	uint64_t skipped; /* asked for, not read: the export said zeros */
+	int status; /* base:allocation: 0 not asked yet, 1 usable, -1 not */
+	int failed; /* -ETIMEDOUT: a command may still be answered */
 	struct ba_nbd_range {
 		uint64_t start, end;
 	} * have; /* in the memfd: sorted, disjoint, not adjacent */
@@ -204,6 +208,13 @@ static struct ba_nbd *nbd_new(void)
 		free(n);
 		return NULL;
 	}
+	/*
+	 * Ask for block status (fetch() reads no range the export says
+	 * reads as zeros); a server without it connects all the same and
+	 * is read as before.  The call only fails without memory.
+	 */
+	if (nbd_add_meta_context(n->h, LIBNBD_CONTEXT_BASE_ALLOCATION) < 0)
+		n->status = -1;
 	return n;
 }
 
@@ -467,20 +478,40 @@ static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/* Fetch [start, end) from the export into the memfd. */
-static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
+#define STATUS_MAX     (1024 * MIB) /* bytes per NBD block status request */
+#define STATUS_EXTENTS 64	    /* extents kept from one reply */
+
+/* Bytes of the ranges asked for that the export said read as zeros. */
+uint64_t ba_nbd_bytes_skipped(const struct ba_nbd *n)
+{
+	return n->skipped;
+}
+
+/*
+ * Wait for @cookie (READ_TIMEOUT_MS).  A command that timed out may be
+ * answered later, into a buffer or a reply that is gone by then: the
+ * handle is not polled again, every later fetch fails.
+ */
+static int wait_cmd(struct ba_nbd *n, int64_t cookie)
+{
+	int rc =
+		cookie < 0 ? nbd_rc() : wait_for(n->h, cookie, READ_TIMEOUT_MS);
+
+	if (rc == -ETIMEDOUT)
+		n->failed = rc;
+	return rc;
+}
+
+/* Read [start, end) from the export into the memfd, all of it. */
+static int read_range(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 {
 	for (uint64_t at = start; at < end;) {
 		size_t k =
 			end - at < FETCH_MAX ? (size_t)(end - at) : FETCH_MAX;
-		int64_t cookie;
 		int rc;
 
-		cookie =
-			nbd_aio_pread(n->h, buf, k, at, NBD_NULL_COMPLETION, 0);
-		if (cookie < 0)
-			return nbd_rc();
-		rc = wait_for(n->h, cookie, READ_TIMEOUT_MS);
+		rc = wait_cmd(n, nbd_aio_pread(n->h, buf, k, at,
+					       NBD_NULL_COMPLETION, 0));
 		if (rc)
 			return rc;
 		rc = pwrite_full(n->memfd, buf, k, at);
@@ -489,12 +520,186 @@ static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 		n->fetched += k;
 		at += k;
 	}
-	return have_add(n, start, end);
+	return 0;
+}
+
+/*
+ * What one base:allocation reply said of [at, end): its first
+ * extents from @at (merged when alike, cut at @end), and whether each
+ * reads as zeros.
+ */
+struct status_reply {
+	uint64_t at, end;
+	bool got;
+	size_t n;
+	struct {
+		uint64_t end;
+		bool zero;
+	} ext[STATUS_EXTENTS];
+};
+
+/* libnbd's extent callback: fill the status_reply @data. */
+static int status_extents(void *data, const char *context, uint64_t offset,
+			  uint32_t *entries, size_t nr_entries, int *error)
+{
+	struct status_reply *r = data;
+	uint64_t at = r->at;
+
+	(void)error;
+	/* a buggy server may answer twice, or for another context */
+	if (r->got || strcmp(context, LIBNBD_CONTEXT_BASE_ALLOCATION) ||
+	    offset != r->at)
+		return 0;
+	r->got = true;
+	for (size_t i = 0; i + 1 < nr_entries && at < r->end; i += 2) {
+		bool zero = entries[i + 1] & LIBNBD_STATE_ZERO;
+		uint64_t len = entries[i];
+
+		if (len == 0)
+			break;
+		/* the last extent may reach past the range asked for */
+		at = len < r->end - at ? at + len : r->end;
+		if (r->n && r->ext[r->n - 1].zero == zero) {
+			r->ext[r->n - 1].end = at;
+			continue;
+		}
+		if (r->n == STATUS_EXTENTS)
+			break; /* the rest is asked again */
+		r->ext[r->n].end = at;
+		r->ext[r->n].zero = zero;
+		r->n++;
+	}
+	return 0;
+}
+
+/*
+ * Block status of [at, end) (at most STATUS_MAX of it) into @r.
+ * Returns: 0 or -errno (an error reply, or the connection's).
+ */
+static int status_of(struct ba_nbd *n, uint64_t at, uint64_t end,
+		     struct status_reply *r)
+{
+	uint64_t count = end - at < STATUS_MAX ? end - at : STATUS_MAX;
+	nbd_extent_callback cb = {.callback = status_extents, .user_data = r};
+
+	memset(r, 0, sizeof(*r));
+	r->at = at;
+	r->end = at + count;
+	return wait_cmd(n, nbd_aio_block_status(n->h, count, at, cb,
+						NBD_NULL_COMPLETION, 0));
+}
+
+/*
+ * [start, end) reads as zeros in the export: make sure it does in the
+ * memfd (a range forgotten, or written halfway by a fetch that failed,
+ * may hold bytes) without writing any; read it if that fails.
+ */
+static int zero_range(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
+{
+	if (fallocate(n->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)start, (off_t)(end - start)) < 0)
+		return read_range(n, start, end, buf);
+	n->skipped += end - start;
+	return 0;
+}
+
+/*
+ * Fetch what the block status reply @r covers of [r->at, end): zero
+ * extents are skipped in the whole 4 KiB blocks they cover, the rest
+ * is read.
+ * Returns: where the next reply must start, or -errno.
+ */
+static int64_t fetch_covered(struct ba_nbd *n, const struct status_reply *r,
+			     uint64_t end, void *buf)
+{
+	uint64_t pos = r->at, from = r->at, next;
+	int rc;
+
+	for (size_t i = 0; i < r->n; i++) {
+		uint64_t zs = (from + FILL_ALIGN - 1) / FILL_ALIGN * FILL_ALIGN;
+		uint64_t ze = r->ext[i].end == end
+				      ? end
+				      : r->ext[i].end / FILL_ALIGN * FILL_ALIGN;
+
+		if (r->ext[i].zero && zs < ze) {
+			rc = read_range(n, pos, zs, buf);
+			if (!rc)
+				rc = zero_range(n, zs, ze, buf);
+			if (rc)
+				return rc;
+			pos = ze;
+		}
+		from = r->ext[i].end;
+	}
+	/*
+	 * Read up to the last whole block the reply covers; the rest is
+	 * asked again.  A reply that covers less than a block is read to
+	 * the block's end, so that every reply makes progress.
+	 */
+	next = from == end ? end : from / FILL_ALIGN * FILL_ALIGN;
+	if (next <= r->at) {
+		next = (from + FILL_ALIGN - 1) / FILL_ALIGN * FILL_ALIGN;
+		if (next > end)
+			next = end;
+	}
+	if (next < pos)
+		next = pos;
+	rc = read_range(n, pos, next, buf);
+	return rc ? rc : (int64_t)next;
+}
+
+/*
+ * Fetch [start, end) from the export into the memfd.  With block status
+ * (base:allocation), what the export says reads as zeros is not read:
+ * the memfd reads as zeros where nothing was written.  That is every
+ * extent with NBD_STATE_ZERO, a hole (NBD_STATE_HOLE too) or not: the
+ * NBD spec defines ZERO as "the extent will read as zeroes", allocated
+ * or not (qemu says it of a qcow2 zero cluster, of preallocated space it
+ * knows is zero), so skipping it gives the bytes a read would.  HOLE
+ * alone is no promise of zeros (it only says unallocated) and is read
+ * like data.  A server without block status, or whose reply says nothing
+ * of the range (an error, no extent, another context), is read as before.
+ * Fewer bytes fetched also stop ba_nbd_prepare's passes no later: a pass
+ * that only found zeros leaves the memfd as it was, so the next pass
+ * would ask for the same ranges.
+ */
+static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
+{
+	uint64_t at = start;
+	int rc = n->failed;
+
+	if (!rc && !n->status)
+		n->status = nbd_can_meta_context(
+				    n->h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1
+				    ? 1
+				    : -1;
+	while (!rc && at < end) {
+		struct status_reply r;
+		int64_t next;
+
+		rc = n->status > 0 ? status_of(n, at, end, &r) : -ENOTSUP;
+		if (rc == -ETIMEDOUT)
+			break;
+		if (rc || !r.n) {
+			/* a server that refused once is not asked again */
+			if (rc && n->status > 0)
+				n->status = -1;
+			rc = read_range(n, at, end, buf);
+			break;
+		}
+		next = fetch_covered(n, &r, end, buf);
+		if (next < 0)
+			rc = (int)next;
+		else
+			at = (uint64_t)next;
+	}
+	return rc ? rc : have_add(n, start, end);
 }
 
 /**
  * ba_nbd_fill: make [off, off + len) of the export readable in the
- * memfd, fetching (in whole 4 KiB blocks) what is not there yet.
+ * memfd, fetching (in whole 4 KiB blocks) what is not there yet; what
+ * the export says reads as zeros is not read (fetch()).
  * Returns: 0 or -errno.
  */
 int ba_nbd_fill(struct ba_nbd *n, uint64_t off, uint64_t len)

@@ -496,6 +496,7 @@ static int device(struct saved *s, struct ba_device *d, struct json_object *o)
 	d->pub.image_format = str(d, o, "image_format");
 	d->pub.virtual_size = unum(o, "virtual_size");
 	d->pub.cluster_size = (uint32_t)unum(o, "cluster_size");
+	d->pub.bytes_skipped = unum(o, "bytes_skipped"); /* absent: 0 */
 	d->pub.whole_disk = str(d, o, "whole_disk");
 	d->pub.partition_number = (int)num(o, "partition_number", 0);
 	topology(d, get(o, "topology"));

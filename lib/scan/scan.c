@@ -264,6 +264,7 @@ static int scan_disk(const struct blkalign_ctx *ctx, struct ba_device *d,
 	/* for an export, what was fetched from it, not the memfd reads */
 	d->pub.bytes_read = nbd ? ba_nbd_bytes_read(nbd)
 				: bytes_read_since(rchar0, rchar_self);
+	d->pub.bytes_skipped = nbd ? ba_nbd_bytes_skipped(nbd) : 0;
 	if (d->pub.is_block_device && diskdir) {
 		rc = ba_sysfs_stack(d, diskdir);
 		if (!rc)

@@ -21,7 +21,7 @@ images_json() {
 # original: where it was read, how much, and what format held it.
 images_strip() {
 	jq -S '.devices |= map(del(.path, .bytes_read, .image_format,
-		.virtual_size, .cluster_size))' "$1"
+		.virtual_size, .cluster_size, .bytes_skipped))' "$1"
 }
 
 # images_compare WHAT RAW.json OTHER.json
