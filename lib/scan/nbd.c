@@ -859,18 +859,22 @@ out:
 
 static pthread_mutex_t rw_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Wait for the @n commands in @cookies; the first error, or 0. */
-static int wait_all(struct nbd_handle *h, const int64_t *cookies, size_t n,
+/* Wait for the @k commands in @cookies; the first error, or 0.  After a
+ * timeout the handle is not polled again (see wait_cmd): a late reply
+ * would land in a buffer the caller has taken back. */
+static int wait_all(struct ba_nbd *n, const int64_t *cookies, size_t k,
 		    int timeout_ms)
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		int r = wait_for(h, cookies[i], timeout_ms);
+	for (size_t i = 0; i < k && rc != -ETIMEDOUT; i++) {
+		int r = wait_for(n->h, cookies[i], timeout_ms);
 
 		if (r && !rc)
 			rc = r;
 	}
+	if (rc == -ETIMEDOUT)
+		n->failed = rc;
 	return rc;
 }
 
@@ -879,9 +883,9 @@ static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
 {
 	int64_t cookies[RW_DEPTH];
 	size_t done = 0;
-	int rc = 0;
+	int rc = n->failed;
 
-	if (off > n->size || len > n->size - off)
+	if (!rc && (off > n->size || len > n->size - off))
 		return -ENOSPC;
 	while (done < len && !rc) {
 		size_t q = 0;
@@ -906,7 +910,7 @@ static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
 			cookies[q++] = c;
 			done += k;
 		}
-		w = wait_all(n->h, cookies, q,
+		w = wait_all(n, cookies, q,
 			     rbuf ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
 		if (!rc)
 			rc = w;
@@ -982,8 +986,11 @@ int ba_nbd_flush(struct ba_nbd *n)
 	int rc;
 
 	pthread_mutex_lock(&rw_lock);
-	c = nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
-	rc = c < 0 ? nbd_rc() : wait_for(n->h, c, WRITE_TIMEOUT_MS);
+	rc = n->failed;
+	if (!rc) {
+		c = nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
+		rc = c < 0 ? nbd_rc() : wait_all(n, &c, 1, WRITE_TIMEOUT_MS);
+	}
 	pthread_mutex_unlock(&rw_lock);
 	return rc;
 }
