@@ -208,11 +208,19 @@ int ba_io_expose(struct ba_io *io, uint64_t off, uint64_t size);
 /* Disk images in qemu's formats (image.c) and NBD exports (nbd.c). */
 struct ba_image_info {
 	const char *format;    /* qemu's driver name: "qcow2", "vpc"... */
-	uint32_t cluster_size; /* 0: not recorded in the first sector */
-	const char *damage;    /* why qemu would misread it, or NULL */
-	char why[160];
+	uint32_t cluster_size; /* its allocation unit; 0: not recorded */
+	/* the disk's sector sizes as the format gives them (0: it does
+	 * not), and how: BLKALIGN_SRC_IMAGE read from the file,
+	 * BLKALIGN_SRC_FORMAT fixed by the format's definition */
+	uint32_t logical_sector_size, physical_sector_size;
+	enum blkalign_source logical_source, physical_source;
+	const char *damage; /* why qemu would misread it, or NULL */
+	char why[256];
 };
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info);
+int ba_vhdx_read(struct ba_io *io, struct ba_image_info *info);
+void ba_image_open_hint(const struct ba_image_info *info, char *why,
+			size_t len);
 bool ba_nbd_is_uri(const char *target);
 int ba_nbd_open_image(const char *path, const char *format, struct ba_nbd **out,
 		      char *why, size_t len);
@@ -376,6 +384,7 @@ uint64_t ba_extended_node_bytes(uint64_t size_bytes,
 void ba_rules_run(struct ba_device *d);
 void ba_rules_table_run(struct ba_device *d);
 void ba_rules_stack_run(struct ba_device *d);
+void ba_rules_image_run(struct ba_device *d);
 
 /* md arrays and members from sysfs (md-sysfs.c). */
 int ba_md_holders(struct ba_device *d, int idx, const char *dir);
