@@ -360,6 +360,7 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_gpt_check *out);
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
+uint32_t ba_crc32c(const void *buf, size_t len);
 
 /* Grid arithmetic (grid.c). */
 static inline bool ba_is_pow2(uint64_t v)

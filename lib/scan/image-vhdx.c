@@ -100,19 +100,6 @@ static const struct {
 			   "physical sector size"},
 };
 
-/* CRC-32C (Castagnoli, reflected 0x82F63B78), as §2.2.2 uses it. */
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t c = 0xffffffffU;
-
-	while (len--) {
-		c ^= *p++;
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0x82F63B78U & (0U - (c & 1)));
-	}
-	return ~c;
-}
-
 static uint32_t le32_at(const uint8_t *p)
 {
 	uint32_t v;
@@ -153,7 +140,7 @@ static const char *find_metadata(uint8_t *t, uint64_t *off, uint64_t *len,
 	sum = le32toh(h.le_checksum);
 	/* the sum is over the table with its own field zero */
 	memset(t + 4, 0, 4);
-	if (crc32c(t, VHDX_TABLE_SIZE) != sum)
+	if (ba_crc32c(t, VHDX_TABLE_SIZE) != sum)
 		return "its region table (at 192 KiB) fails its CRC-32C";
 	n = le32toh(h.le_entry_count);
 	if (n > VHDX_MAX_ENTRIES)
