@@ -35,8 +35,8 @@ static void usage(FILE *out)
 	      "\nOptions:\n"
 	      " -J, --json                      print the report as JSON\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
-	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
-	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
+	      " -b, --logical-sector-size <n>   image: logical sector size (default: the image's, else 512)\n"
+	      "     --physical-sector-size <n>  image: physical sector size (default: the image's, else logical)\n"
 	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
 	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
 	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"

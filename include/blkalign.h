@@ -45,6 +45,8 @@ enum blkalign_source {
 	BLKALIGN_SRC_SYSFS,    /* read from sysfs (or --sysroot) */
 	BLKALIGN_SRC_IOCTL,    /* BLK* ioctl on the open device */
 	BLKALIGN_SRC_HOST,     /* this machine (page size) */
+	BLKALIGN_SRC_IMAGE,    /* recorded in the image file (VHDX, VDI) */
+	BLKALIGN_SRC_FORMAT,   /* fixed by the image format (VHD, VMDK) */
 };
 
 struct blkalign_value {

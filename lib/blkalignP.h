@@ -208,11 +208,19 @@ int ba_io_expose(struct ba_io *io, uint64_t off, uint64_t size);
 /* Disk images in qemu's formats (image.c) and NBD exports (nbd.c). */
 struct ba_image_info {
 	const char *format;    /* qemu's driver name: "qcow2", "vpc"... */
-	uint32_t cluster_size; /* 0: not recorded in the first sector */
-	const char *damage;    /* why qemu would misread it, or NULL */
-	char why[160];
+	uint32_t cluster_size; /* its allocation unit; 0: not recorded */
+	/* the disk's sector sizes as the format gives them (0: it does
+	 * not), and how: BLKALIGN_SRC_IMAGE read from the file,
+	 * BLKALIGN_SRC_FORMAT fixed by the format's definition */
+	uint32_t logical_sector_size, physical_sector_size;
+	enum blkalign_source logical_source, physical_source;
+	const char *damage; /* why qemu would misread it, or NULL */
+	char why[256];
 };
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info);
+int ba_vhdx_read(struct ba_io *io, struct ba_image_info *info);
+void ba_image_open_hint(const struct ba_image_info *info, char *why,
+			size_t len);
 bool ba_nbd_is_uri(const char *target);
 struct ba_qemu_nbd {
 	pid_t pid;     /* 0: none */
@@ -366,6 +374,7 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 int ba_gpt_check(struct ba_io *io, uint32_t sector_size,
 		 struct ba_gpt_check *out);
 uint32_t ba_crc32(uint32_t crc, const void *buf, size_t len);
+uint32_t ba_crc32c(const void *buf, size_t len);
 
 /* Grid arithmetic (grid.c). */
 static inline bool ba_is_pow2(uint64_t v)
@@ -390,6 +399,7 @@ uint64_t ba_extended_node_bytes(uint64_t size_bytes,
 void ba_rules_run(struct ba_device *d);
 void ba_rules_table_run(struct ba_device *d);
 void ba_rules_stack_run(struct ba_device *d);
+void ba_rules_image_run(struct ba_device *d);
 
 /* md arrays and members from sysfs (md-sysfs.c). */
 int ba_md_holders(struct ba_device *d, int idx, const char *dir);

@@ -85,6 +85,9 @@ static const struct blkalign_code codes[] = {
 	[BA_CODE_FIX_INTERRUPTED] =
 		{"fix-interrupted", BLKALIGN_ERROR,
 		 "a blkalign fix of this partition was interrupted"},
+	[BA_CODE_IMAGE_CLUSTER_OFFSET] =
+		{"image-cluster-offset", BLKALIGN_WARNING,
+		 "start off the cluster (block, grain) grid of the image format"},
 	[BA_NCODES] = {NULL, BLKALIGN_INFO, NULL},
 };
 

@@ -537,6 +537,7 @@ void ba_rules_run(struct ba_device *d)
 	}
 	check_overlaps(d);
 	ba_rules_stack_run(d);
+	ba_rules_image_run(d);
 	free(d->below_cache);
 	d->below_cache = NULL;
 }

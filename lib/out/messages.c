@@ -312,6 +312,28 @@ static const char *const texts[BA_NTEXTS] = {
 	[BA_T_DM_RAID_FIX] = "place the mapping on a multiple of {gran} bytes "
 			     "of '{s1}' (an LVM physical volume: pvcreate "
 			     "--dataalignment {gran}b)",
+	[BA_T_CLUSTER] = "'{name}' starts at byte {value}, {h:rem} past a "
+			 "boundary of the {h:gran} {s1}s of the {s0} image",
+	[BA_T_CLUSTER_WHY_BLOCKS] =
+		"1 in {a0} of its 4 KiB blocks, and every {h:gran} write "
+		"aligned in it, straddles two {s1}s: the first write there "
+		"allocates both and fills the rest of them (zeros, or over a "
+		"backing file {h:gran} of copy-on-write per {h:gran} write, "
+		"where an aligned one copies nothing); overwrites cost "
+		"nothing extra",
+	[BA_T_CLUSTER_WHY] =
+		"its 4 KiB blocks stay inside {s1}s, but every {h:gran} write "
+		"aligned in it straddles two: the first write there allocates "
+		"both and fills the rest of them (zeros, or over a backing "
+		"file {h:gran} of copy-on-write, where an aligned one copies "
+		"nothing); overwrites cost nothing extra",
+	[BA_T_CLUSTER_FIX] =
+		"move '{name}' to start at sector {sector} (byte {sugg}, on "
+		"the {h:unit} grid), or convert the image to {s1}s of {h:a1} "
+		"or less, which its start is on (qemu-img convert -O {s0} -o "
+		"{s2}={a1})",
+	[BA_T_CLUSTER_FIX_MOVE] = "move '{name}' to start at sector {sector} "
+				  "(byte {sugg}, on the {h:unit} grid)",
 };
 
 /**

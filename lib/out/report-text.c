@@ -57,6 +57,24 @@ static const struct {
 #undef R
 };
 
+/*
+ * A value's source in words: what an image format gave is named with
+ * the format ("vhdx metadata", "vdi header", "vmdk format").
+ */
+static void source_words(const struct blkalign_device *d,
+			 enum blkalign_source src, char *buf, size_t len)
+{
+	const char *fmt = d->image_format ? d->image_format : "image";
+
+	if (src == BLKALIGN_SRC_IMAGE)
+		snprintf(buf, len, "%s %s", fmt,
+			 strcmp(fmt, "vhdx") ? "header" : "metadata");
+	else if (src == BLKALIGN_SRC_FORMAT)
+		snprintf(buf, len, "%s format", fmt);
+	else
+		snprintf(buf, len, "%s", blkalign_source_name(src));
+}
+
 static void print_topology(const struct blkalign_device *d, FILE *out)
 {
 	fprintf(out, "  %-22s %12s  %s\n", "TOPOLOGY", "VALUE", "SOURCE");
@@ -64,14 +82,15 @@ static void print_topology(const struct blkalign_device *d, FILE *out)
 		const struct blkalign_value *v =
 			(const void *)((const char *)&d->topology +
 				       topo_rows[i].off);
+		char src[48];
 
+		source_words(d, v->source, src, sizeof(src));
 		if (v->source == BLKALIGN_SRC_NONE)
 			fprintf(out, "  %-22s %12s  %s\n", topo_rows[i].label,
 				"-", "unknown");
 		else
 			fprintf(out, "  %-22s %12" PRId64 "  %s\n",
-				topo_rows[i].label, v->value,
-				blkalign_source_name(v->source));
+				topo_rows[i].label, v->value, src);
 	}
 	if (d->topology.optimal_io_note)
 		fprintf(out, "  (optimal I/O size %" PRId64 " ignored: %s)\n",

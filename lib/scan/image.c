@@ -2,9 +2,10 @@
 /*
  * image.c - which virtual-disk format an image file is in, from its
  * magic, so that check_file() can hand it to qemu-nbd (nbd.c) instead of
- * reading its bytes as a raw disk.  Only the magic and, where the header
- * records it in its first sector, the cluster size are read here: the
- * formats themselves are qemu's business.
+ * reading its bytes as a raw disk.  Only the magic and what the headers
+ * say of the disk's geometry are read here (the cluster or block size,
+ * the sector sizes: vhdx's metadata in image-vhdx.c): the formats
+ * themselves are qemu's business.
  *
  * Magics as qemu's block drivers probe them (block/qcow2.c, vmdk.c,
  * vhdx.c, vpc.c, vdi.c, qed.c); vpc is also recognised by its footer in
@@ -22,7 +23,10 @@
 #define QED_CLUSTER_SIZE   0x04	 /* le32 */
 #define VMDK_GRAIN_SIZE	   0x14	 /* le64, in 512-byte sectors */
 #define VDI_SIGNATURE	   0x40	 /* le32 0xbeda107f */
+#define VDI_SECTOR_SIZE	   0x168 /* le32 */
 #define VDI_BLOCK_SIZE	   0x178 /* le32 */
+#define VPC_DATA_OFFSET	   0x10	 /* be64: the dynamic header, or ~0 */
+#define VPC_DYN_BLOCK_SIZE 0x20	 /* be32, in the dynamic header */
 
 #define VDI_MAGIC 0xbeda107fU
 
@@ -157,11 +161,63 @@ static const char *sniff_head(const uint8_t s[BA_SECTOR], uint32_t *cluster)
 	return NULL;
 }
 
+/*
+ * The sector sizes of a disk in @fmt (header @s), and for vpc the block
+ * size its dynamic header records.  vhdx records both sizes in its
+ * metadata (image-vhdx.c); a vdi header its sector size (qemu's vdi.c
+ * opens only 512); VHD's unit is the 512-byte sector by definition
+ * (Virtual Hard Disk Image Format Specification, 2006: every offset and
+ * the CHS geometry count them), as is VMDK's (grains, extents and the
+ * descriptor count 512-byte sectors); neither records a physical one.
+ * qcow2 and qed count bytes and record none.  Returns 0, or -errno of a
+ * read (1: damaged, for vhdx: why in @info).
+ */
+static int sector_sizes(int fd, uint64_t size, const uint8_t s[BA_SECTOR],
+			struct ba_image_info *info)
+{
+	const char *fmt = info->format;
+
+	if (!strcmp(fmt, "vhdx")) {
+		struct ba_io io;
+
+		ba_io_init_fd(&io, fd, size);
+		return ba_vhdx_read(&io, info);
+	}
+	if (!strcmp(fmt, "vdi")) {
+		uint32_t lss = get_le32(s + VDI_SECTOR_SIZE);
+
+		if (lss == 512 || lss == 4096) {
+			info->logical_sector_size = lss;
+			info->logical_source = BLKALIGN_SRC_IMAGE;
+		}
+		return 0;
+	}
+	if (!strcmp(fmt, "vpc") || !strcmp(fmt, "vmdk")) {
+		info->logical_sector_size = 512;
+		info->logical_source = BLKALIGN_SRC_FORMAT;
+	}
+	if (!strcmp(fmt, "vpc")) {
+		uint64_t dyn = get_be64(s + VPC_DATA_OFFSET);
+		uint8_t h[BA_SECTOR];
+
+		/* a fixed VHD (~0) allocates nothing: it has no blocks */
+		if (dyn > size || size - dyn < sizeof(h))
+			return 0;
+		if (ba_pread_full(fd, h, sizeof(h), dyn) == 0 &&
+		    !memcmp(h, "cxsparse", 8))
+			info->cluster_size =
+				plausible(get_be32(h + VPC_DYN_BLOCK_SIZE));
+	}
+	return 0;
+}
+
 /**
  * ba_image_sniff: the virtual-disk format of the image file @fd of @size
- * bytes, from its first sector and (vpc's footer) its last.
- * Returns: 1 with @info filled, 0 for a raw image (also one too short to
- * hold a header), or -errno when the file cannot be read.
+ * bytes, from its first sector and (vpc's footer) its last, with the
+ * geometry its headers record.
+ * Returns: 1 with @info filled (info->damage set when qemu would misread
+ * it or it contradicts its format), 0 for a raw image (also one too
+ * short to hold a header), or -errno when the file cannot be read.
  */
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info)
 {
@@ -178,14 +234,33 @@ int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info)
 	if (info->format && !strcmp(info->format, "qcow2"))
 		info->damage =
 			qcow2_damage(s, size, info->why, sizeof(info->why));
-	if (info->format)
-		return 1;
-	rc = ba_pread_full(fd, s, sizeof(s), size - BA_SECTOR);
-	if (rc)
-		return rc;
-	if (!memcmp(s, "conectix", 8)) {
+	if (!info->format) {
+		rc = ba_pread_full(fd, s, sizeof(s), size - BA_SECTOR);
+		if (rc)
+			return rc;
+		if (memcmp(s, "conectix", 8))
+			return 0;
 		info->format = "vpc";
-		return 1;
 	}
-	return 0;
+	rc = sector_sizes(fd, size, s, info);
+	return rc < 0 ? rc : 1;
+}
+
+/**
+ * ba_image_open_hint: after qemu-nbd refused the image of @info, append
+ * to its message @why (of @len bytes) what the image records that qemu
+ * does not read, if that is known: a VHDX of 4096-byte logical sectors
+ * (qemu 7.2's vhdx driver opens 512 only: -ENOTSUP once it has read the
+ * sector size items).
+ */
+void ba_image_open_hint(const struct ba_image_info *info, char *why, size_t len)
+{
+	size_t n = strlen(why);
+
+	if (strcmp(info->format, "vhdx") || info->logical_sector_size != 4096 ||
+	    n >= len)
+		return;
+	snprintf(why + n, len - n,
+		 " (its metadata records 4096-byte logical sectors; qemu's "
+		 "vhdx driver reads 512-byte ones only)");
 }

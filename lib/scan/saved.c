@@ -199,7 +199,8 @@ static void topology(struct ba_device *d, struct json_object *o)
 		const struct ba_topology_field *k = &ba_topology_fields[i];
 		struct blkalign_value *v = (void *)((char *)t + k->off);
 		struct json_object *s = get(src, k->key);
-		int from = enum_of(source_name, BLKALIGN_SRC_HOST + 1, text(s));
+		int from =
+			enum_of(source_name, BLKALIGN_SRC_FORMAT + 1, text(s));
 
 		v->value = num(o, k->key, 0);
 		v->source = get(o, k->key) && from > 0

@@ -255,12 +255,19 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 
 	d->pub.image_format = info->format;
 	d->pub.cluster_size = info->cluster_size;
+	/* what the format records; options win (ba_topology_image) */
+	d->pub.topology.logical_sector_size = (struct blkalign_value){
+		info->logical_sector_size, info->logical_source};
+	d->pub.topology.physical_sector_size = (struct blkalign_value){
+		info->physical_sector_size, info->physical_source};
 	snprintf(what, sizeof(what), "a %s image", info->format);
 	if (info->damage)
 		return failed_nbd(r, d, path, what, info->damage);
 	rc = n ? 0
 	       : ba_nbd_open_image(path, info->format, false, &n, why,
 				   sizeof(why));
+	if (rc && rc != -ENOMEM)
+		ba_image_open_hint(info, why, sizeof(why));
 	if (rc)
 		return rc == -ENOMEM ? rc : failed_nbd(r, d, path, what, why);
 	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);

@@ -19,20 +19,34 @@ static void set(struct blkalign_value *v, int64_t value,
 	v->source = src;
 }
 
-/* Images: the --logical-sector-size... options, else kernel defaults. */
+/*
+ * Images: the --logical-sector-size... options, else the sector sizes
+ * the image's format gave (set in @t before, with their source: image or
+ * format), else kernel defaults.  A physical sector the format does not
+ * record follows the logical one, as on a disk.
+ */
 void ba_topology_image(const struct blkalign_ctx *ctx,
 		       struct blkalign_topology *t)
 {
 	const struct blkalign_image_geometry *g = &ctx->image;
-	uint32_t lss = g->logical_sector_size ? g->logical_sector_size : 512;
-	uint32_t pss = g->physical_sector_size ? g->physical_sector_size : lss;
+	struct blkalign_value l = t->logical_sector_size;
+	struct blkalign_value p = t->physical_sector_size;
+	uint32_t lss, pss;
 
-	set(&t->logical_sector_size, lss,
-	    g->logical_sector_size ? BLKALIGN_SRC_OPTION
-				   : BLKALIGN_SRC_ASSUMED);
-	set(&t->physical_sector_size, pss,
-	    g->physical_sector_size ? BLKALIGN_SRC_OPTION
-				    : BLKALIGN_SRC_ASSUMED);
+	if (g->logical_sector_size)
+		l = (struct blkalign_value){g->logical_sector_size,
+					    BLKALIGN_SRC_OPTION};
+	else if (!l.source)
+		l = (struct blkalign_value){512, BLKALIGN_SRC_ASSUMED};
+	lss = (uint32_t)l.value;
+	if (g->physical_sector_size)
+		p = (struct blkalign_value){g->physical_sector_size,
+					    BLKALIGN_SRC_OPTION};
+	else if (!p.source || p.value < l.value)
+		p = (struct blkalign_value){lss, BLKALIGN_SRC_ASSUMED};
+	pss = (uint32_t)p.value;
+	t->logical_sector_size = l;
+	t->physical_sector_size = p;
 	set(&t->minimum_io_size, g->minimum_io_size ? g->minimum_io_size : pss,
 	    g->minimum_io_size ? BLKALIGN_SRC_OPTION : BLKALIGN_SRC_ASSUMED);
 	set(&t->optimal_io_size, g->optimal_io_size,
@@ -189,6 +203,10 @@ const char *blkalign_source_name(enum blkalign_source s)
 		return "ioctl";
 	case BLKALIGN_SRC_HOST:
 		return "host";
+	case BLKALIGN_SRC_IMAGE:
+		return "image";
+	case BLKALIGN_SRC_FORMAT:
+		return "format";
 	case BLKALIGN_SRC_NONE:
 		break;
 	}

@@ -18,10 +18,16 @@ images_json() {
 }
 
 # The report without what may differ between an image and its raw
-# original: where it was read, how much, and what format held it.
+# original: where it was read, how much, and what format held it (and
+# what the format says: the sector sizes' source, the findings on its
+# cluster grid; tests/ts/images/vhdx-sectors and cluster-grid check
+# those).
 images_strip() {
 	jq -S '.devices |= map(del(.path, .bytes_read, .image_format,
-		.virtual_size, .cluster_size, .bytes_skipped))' "$1"
+		.virtual_size, .cluster_size, .bytes_skipped,
+		.topology.sources.logical_sector_size,
+		.topology.sources.physical_sector_size) |
+		.findings |= map(select(.code != "image-cluster-offset")))' "$1"
 }
 
 # images_compare WHAT RAW.json OTHER.json
@@ -44,4 +50,44 @@ images_no_leftover() {
 	else
 		ts_ok "$1: no qemu-nbd left"
 	fi
+}
+
+# images_vhdx_sectors FILE LOGICAL PHYSICAL: rewrite the two sector size
+# items of a VHDX (qemu-img 7.2 has no option for them), found by
+# parsing the file as MS-VHDX v1.00 lays it out: the region table at
+# 192 KiB lists the metadata region (GUID 8B7CA206-...), whose table
+# lists each item by GUID with its offset in the region.  Prints the
+# two file offsets written.  Metadata items carry no checksum; the
+# region table's CRC-32C is left as it is (nothing in it changes).
+images_vhdx_sectors() {
+	python3 - "$@" <<'PY'
+import struct, sys, uuid
+path, lss, pss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+g = lambda s: uuid.UUID(s).bytes_le
+META = g('8B7CA206-4790-4B9A-B8FE-575F050F886E')
+ITEMS = {g('8141BF1D-A96F-4709-BA47-F233A8FAAB5F'): lss,
+         g('CDA348C7-445D-4471-9CC9-E9885251C556'): pss}
+with open(path, 'r+b') as f:
+    f.seek(192 * 1024)
+    rt = f.read(65536)
+    assert rt[:4] == b'regi', 'no region table'
+    n, = struct.unpack_from('<I', rt, 8)
+    regions = [struct.unpack_from('<Q', rt, 16 + 32 * i + 16)[0]
+               for i in range(n) if rt[16 + 32 * i:32 + 32 * i] == META]
+    assert len(regions) == 1, 'no metadata region'
+    f.seek(regions[0])
+    mt = f.read(65536)
+    assert mt[:8] == b'metadata', 'no metadata table'
+    m, = struct.unpack_from('<H', mt, 10)
+    at = []
+    for i in range(m):
+        e = mt[32 + 32 * i:64 + 32 * i]
+        if e[:16] in ITEMS:
+            off = regions[0] + struct.unpack_from('<I', e, 16)[0]
+            f.seek(off)
+            f.write(struct.pack('<I', ITEMS[e[:16]]))
+            at.append(off)
+    assert len(at) == 2, 'sector size items not found'
+    print(*at)
+PY
 }

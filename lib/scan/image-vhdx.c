@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * image-vhdx.c - what a VHDX file records of the disk it holds: its
+ * logical and physical sector sizes and its block size (the unit it
+ * allocates in), read from its metadata region.
+ *
+ * MS-VHDX v1.00 (Microsoft, 2012): the region table at 192 KiB (§2.2.3),
+ * 64 KiB guarded by a CRC-32C, lists the metadata region; its table
+ * (§2.6.1), 64 KiB at the region's start, lists the items by GUID with
+ * offsets relative to the region; File Parameters (§2.6.2.1), Logical
+ * Sector Size (§2.6.2.4) and Physical Sector Size (§2.6.2.5) are read.
+ * qemu's block/vhdx.c reads the same path: the region table at its fixed
+ * offset whichever of the two headers (64 and 128 KiB) is current, as
+ * the headers do not locate it; a header or log qemu cannot use is
+ * refused by qemu-nbd with its own message.
+ *
+ * Every offset is checked against the region and the file before it is
+ * read: a damaged or hostile file gives a sentence, never a read past
+ * what it holds.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkalignP.h"
+
+#define VHDX_TABLE_SIZE	      (64 * KIB) /* region and metadata tables */
+#define VHDX_REGION_TABLE_OFF (192 * KIB)
+#define VHDX_MAX_ENTRIES      2047 /* both tables, §2.2.3.1 and §2.6.1.1 */
+
+/* Region table header (§2.2.3.1), then entries of 32 bytes. */
+struct vhdx_region_header {
+	char signature[4];	 /* 0x00 "regi" */
+	uint32_t le_checksum;	 /* 0x04 CRC-32C, this field zero */
+	uint32_t le_entry_count; /* 0x08 */
+	uint32_t le_reserved;	 /* 0x0c */
+};
+
+struct vhdx_region_entry {
+	uint8_t guid[16];	 /* 0x00 */
+	uint64_t le_file_offset; /* 0x10 multiple of 1 MiB */
+	uint32_t le_length;	 /* 0x18 multiple of 1 MiB */
+	uint32_t le_flags;	 /* 0x1c bit 0: required */
+};
+
+/* Metadata table header (§2.6.1.1), then entries of 32 bytes. */
+struct vhdx_metadata_header {
+	char signature[8];	 /* 0x00 "metadata" */
+	uint16_t le_reserved;	 /* 0x08 */
+	uint16_t le_entry_count; /* 0x0a */
+	uint32_t le_reserved2[5];
+};
+
+struct vhdx_metadata_entry {
+	uint8_t item_id[16]; /* 0x00 */
+	uint32_t le_offset;  /* 0x10 from the metadata region's start */
+	uint32_t le_length;  /* 0x14 */
+	uint32_t le_flags;   /* 0x18 */
+	uint32_t le_reserved;
+};
+
+_Static_assert(sizeof(struct vhdx_region_header) == 16, "region header");
+_Static_assert(sizeof(struct vhdx_region_entry) == 32, "region entry");
+_Static_assert(sizeof(struct vhdx_metadata_header) == 32, "metadata header");
+_Static_assert(sizeof(struct vhdx_metadata_entry) == 32, "metadata entry");
+
+/*
+ * GUIDs as stored: the first three fields little-endian (§2.1).
+ * Metadata region 8B7CA206-4790-4B9A-B8FE-575F050F886E, File Parameters
+ * CAA16737-FA36-4D43-B3B6-33F0AA44E76B, Logical Sector Size
+ * 8141BF1D-A96F-4709-BA47-F233A8FAAB5F, Physical Sector Size
+ * CDA348C7-445D-4471-9CC9-E9885251C556.
+ */
+static const uint8_t metadata_region_guid[16] = {
+	0x06, 0xa2, 0x7c, 0x8b, 0x90, 0x47, 0x9a, 0x4b,
+	0xb8, 0xfe, 0x57, 0x5f, 0x05, 0x0f, 0x88, 0x6e};
+
+enum item { ITEM_FILE_PARAMETERS, ITEM_LOGICAL, ITEM_PHYSICAL, NITEMS };
+
+static const struct {
+	uint8_t guid[16];
+	uint32_t length; /* bytes read */
+	const char *name;
+} items[NITEMS] = {
+	[ITEM_FILE_PARAMETERS] = {{0x37, 0x67, 0xa1, 0xca, 0x36, 0xfa, 0x43,
+				   0x4d, 0xb3, 0xb6, 0x33, 0xf0, 0xaa, 0x44,
+				   0xe7, 0x6b},
+				  8,
+				  "file parameters"},
+	[ITEM_LOGICAL] = {{0x1d, 0xbf, 0x41, 0x81, 0x6f, 0xa9, 0x09, 0x47, 0xba,
+			   0x47, 0xf2, 0x33, 0xa8, 0xfa, 0xab, 0x5f},
+			  4,
+			  "logical sector size"},
+	[ITEM_PHYSICAL] = {{0xc7, 0x48, 0xa3, 0xcd, 0x5d, 0x44, 0x71, 0x44,
+			    0x9c, 0xc9, 0xe9, 0x88, 0x52, 0x51, 0xc5, 0x56},
+			   4,
+			   "physical sector size"},
+};
+
+static uint32_t le32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
+}
+
+/* Read [off, off + len) of the file, or say why not in @why. */
+static int read_at(struct ba_io *io, uint64_t off, size_t len, void *buf,
+		   const char *what, char *why, size_t wlen)
+{
+	int rc = ba_io_read(io, off, len, buf);
+
+	if (rc == 1)
+		snprintf(why, wlen,
+			 "its %s (bytes %" PRIu64 " to %" PRIu64
+			 ") lies past the end of the file (%" PRIu64
+			 " bytes): truncated",
+			 what, off, off + len, io->size);
+	else if (rc < 0)
+		snprintf(why, wlen, "cannot read its %s: %s", what,
+			 strerror(-rc));
+	return rc;
+}
+
+/* The metadata region's extent from the region table in @t. */
+static const char *find_metadata(uint8_t *t, uint64_t *off, uint64_t *len,
+				 char *why, size_t wlen)
+{
+	struct vhdx_region_header h;
+	uint32_t n, sum;
+	bool found = false;
+
+	memcpy(&h, t, sizeof(h));
+	if (memcmp(h.signature, "regi", 4))
+		return "its region table (at 192 KiB) has no 'regi' signature";
+	sum = le32toh(h.le_checksum);
+	/* the sum is over the table with its own field zero */
+	memset(t + 4, 0, 4);
+	if (ba_crc32c(t, VHDX_TABLE_SIZE) != sum)
+		return "its region table (at 192 KiB) fails its CRC-32C";
+	n = le32toh(h.le_entry_count);
+	if (n > VHDX_MAX_ENTRIES)
+		return snprintf(why, wlen,
+				"its region table lists %" PRIu32
+				" regions, more than the format's 2047",
+				n),
+		       why;
+	for (uint32_t i = 0; i < n; i++) {
+		struct vhdx_region_entry e;
+
+		memcpy(&e, t + sizeof(h) + (size_t)i * sizeof(e), sizeof(e));
+		if (memcmp(e.guid, metadata_region_guid, 16))
+			continue;
+		if (found)
+			return "its region table lists two metadata regions";
+		found = true;
+		*off = le64toh(e.le_file_offset);
+		*len = le32toh(e.le_length);
+	}
+	if (!found)
+		return "its region table lists no metadata region";
+	if (*len < VHDX_TABLE_SIZE)
+		return snprintf(why, wlen,
+				"its metadata region is %" PRIu64
+				" bytes, smaller than its 64 KiB table",
+				*len),
+		       why;
+	return NULL;
+}
+
+/* Where each item lies in the region (@off, relative) from table @t. */
+static const char *find_items(const uint8_t *t, uint64_t region_len,
+			      uint32_t off[NITEMS], char *why, size_t wlen)
+{
+	struct vhdx_metadata_header h;
+	bool seen[NITEMS] = {false};
+	unsigned int n;
+
+	memcpy(&h, t, sizeof(h));
+	if (memcmp(h.signature, "metadata", 8))
+		return "its metadata table has no 'metadata' signature";
+	n = le16toh(h.le_entry_count);
+	if (n > VHDX_MAX_ENTRIES)
+		return snprintf(why, wlen,
+				"its metadata table lists %u items, more "
+				"than the format's 2047",
+				n),
+		       why;
+	for (unsigned int i = 0; i < n; i++) {
+		struct vhdx_metadata_entry e;
+
+		memcpy(&e, t + sizeof(h) + (size_t)i * sizeof(e), sizeof(e));
+		for (int k = 0; k < NITEMS; k++) {
+			uint32_t o = le32toh(e.le_offset);
+			uint32_t len = le32toh(e.le_length);
+
+			if (memcmp(e.item_id, items[k].guid, 16))
+				continue;
+			if (seen[k])
+				return snprintf(why, wlen,
+						"its metadata table lists "
+						"the %s twice",
+						items[k].name),
+				       why;
+			if (len < items[k].length || o < VHDX_TABLE_SIZE ||
+			    o > region_len || len > region_len - o)
+				return snprintf(why, wlen,
+						"its %s item (%" PRIu32
+						" bytes at %" PRIu32
+						") is not inside its "
+						"metadata region (%" PRIu64
+						" bytes)",
+						items[k].name, len, o,
+						region_len),
+				       why;
+			seen[k] = true;
+			off[k] = o;
+		}
+	}
+	for (int k = 0; k < NITEMS; k++)
+		if (!seen[k])
+			return snprintf(why, wlen,
+					"its metadata table lists no %s",
+					items[k].name),
+			       why;
+	return NULL;
+}
+
+/* The items' values, read and checked (§2.6.2). */
+static const char *read_items(struct ba_io *io, uint64_t region,
+			      const uint32_t off[NITEMS],
+			      struct ba_image_info *info, char *why,
+			      size_t wlen)
+{
+	uint8_t v[NITEMS][8];
+	uint32_t block, lss, pss;
+
+	for (int k = 0; k < NITEMS; k++)
+		if (read_at(io, region + off[k], items[k].length, v[k],
+			    items[k].name, why, wlen))
+			return why;
+	block = le32_at(v[ITEM_FILE_PARAMETERS]);
+	lss = le32_at(v[ITEM_LOGICAL]);
+	pss = le32_at(v[ITEM_PHYSICAL]);
+	if (block < MIB || block > 256 * MIB || !ba_is_pow2(block))
+		return snprintf(why, wlen,
+				"its block size is %" PRIu32
+				": the format allows a power of two from "
+				"1 MiB to 256 MiB",
+				block),
+		       why;
+	if (lss != 512 && lss != 4096)
+		return snprintf(why, wlen,
+				"its logical sector size is %" PRIu32
+				": the format allows 512 or 4096",
+				lss),
+		       why;
+	if (pss != 512 && pss != 4096)
+		return snprintf(why, wlen,
+				"its physical sector size is %" PRIu32
+				": the format allows 512 or 4096",
+				pss),
+		       why;
+	info->cluster_size = block;
+	info->logical_sector_size = lss;
+	info->physical_sector_size = pss;
+	info->logical_source = BLKALIGN_SRC_IMAGE;
+	info->physical_source = BLKALIGN_SRC_IMAGE;
+	return NULL;
+}
+
+/**
+ * ba_vhdx_read: the sector sizes and block size of the VHDX file read
+ * through @io, into @info.
+ * Returns: 0 with them set; 1 when the file is damaged (why in
+ * info->why, info->damage set); -ENOMEM.
+ */
+int ba_vhdx_read(struct ba_io *io, struct ba_image_info *info)
+{
+	uint8_t *t = malloc(VHDX_TABLE_SIZE);
+	uint64_t region = 0, region_len = 0;
+	uint32_t off[NITEMS] = {0};
+	const char *bad = NULL;
+	char *why = info->why;
+	size_t wlen = sizeof(info->why);
+
+	if (!t)
+		return -ENOMEM;
+	if (read_at(io, VHDX_REGION_TABLE_OFF, VHDX_TABLE_SIZE, t,
+		    "region table", why, wlen))
+		bad = why;
+	if (!bad)
+		bad = find_metadata(t, &region, &region_len, why, wlen);
+	if (!bad && (region > io->size || region_len > io->size - region)) {
+		snprintf(why, wlen,
+			 "its metadata region (bytes %" PRIu64 " to %" PRIu64
+			 ") ends past the end of the file (%" PRIu64
+			 " bytes): truncated",
+			 region, region + region_len, io->size);
+		bad = why;
+	}
+	if (!bad && read_at(io, region, VHDX_TABLE_SIZE, t, "metadata table",
+			    why, wlen))
+		bad = why;
+	if (!bad)
+		bad = find_items(t, region_len, off, why, wlen);
+	if (!bad)
+		bad = read_items(io, region, off, info, why, wlen);
+	free(t);
+	if (!bad)
+		return 0;
+	if (bad != why)
+		snprintf(why, wlen, "%s", bad);
+	info->damage = why;
+	return 1;
+}
