@@ -428,12 +428,22 @@ struct ba_device *ba_report_add_device(struct blkalign_report *r);
 void ba_check_finish(struct blkalign_report *r, size_t first);
 
 /* Report internals used by json.c. */
+/* An entry of a run not audited (blkalign_report_skip), and why. */
+struct ba_skipped {
+	char *path, *reason;
+};
+
 struct blkalign_report {
 	int refcount;
 	struct blkalign_ctx *ctx;
 	struct ba_device **devices;
 	size_t ndevices, cap;
 	unsigned int status;
+	struct ba_skipped *skipped;
+	size_t nskipped, skipped_cap;
+	/* the streamed JSON document: begun, devices written so far */
+	bool json_begun;
+	size_t json_ndevices;
 };
 
 #include "banned.h"

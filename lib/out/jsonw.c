@@ -69,6 +69,34 @@ int ba_json_write(struct json_object *root, FILE *out)
 	return rc;
 }
 
+/*
+ * Print @o to @out as it is printed nested @level deep in a pretty
+ * document (2 spaces a level before each line after the first: strings
+ * hold no newline, json-c escapes it), without a final newline, and
+ * free it.  What a streamed document writes between its parts.
+ * Returns: 0, -ENOMEM or -EIO.
+ */
+int ba_json_write_nested(struct json_object *o, FILE *out, int level)
+{
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = 0;
+
+	if (!o || !text) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	for (const char *p = text; *p; p++)
+		if (fputc(*p, out) == EOF ||
+		    (*p == '\n' && fprintf(out, "%*s", 2 * level, "") < 0)) {
+			rc = -EIO;
+			break;
+		}
+	json_object_put(o);
+	return rc;
+}
+
 /* [{ "bytes", "count" }...] of a size histogram. */
 struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
 					size_t n)
