@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd-check.c - `blkalign check`: audit images and block devices, print
- * the report (text or JSON) and exit with the status bitmask.
+ * cmd-check.c - `blkalign check`: audit images and block devices (a
+ * directory: the images in it; --files-from: a list, targets.c), write
+ * each one's report (text or JSON) as soon as it is audited and free it,
+ * and exit with the status bitmask of the whole run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -160,7 +162,8 @@ static int check_opt(void *data, int c, const char *arg)
 
 /*
  * Progress over many targets on stderr, as fix does it for bytes: a bar
- * redrawn, or lines of key=value, at most one a second and the last.
+ * redrawn (ten times a second at most), or lines of key=value, at most
+ * one a second, and the last.
  * Auto draws the bar only when stderr is a terminal and stdout is not,
  * so that the two do not mix on one screen; one target, no progress.
  */
@@ -196,7 +199,9 @@ static void progress_step(struct progress *p, size_t done)
 	double eta = done ? el / (double)done * (double)(p->total - done) : 0;
 	int w = 30, fill;
 
-	if (p->mode == PROGRESS_NONE || (t - p->last < 1.0 && done < p->total))
+	if (p->mode == PROGRESS_NONE ||
+	    (t - p->last < (p->mode == PROGRESS_BAR ? 0.1 : 1.0) &&
+	     done < p->total))
 		return;
 	p->last = t;
 	if (p->mode == PROGRESS_LINE) {
@@ -282,15 +287,17 @@ static void emit(struct blkalign_report *report, struct stream *s)
 /* The whole run: the targets in turn (none: every block device, or with
  * --from every saved one), each written as soon as it is audited. */
 static void audit(struct blkalign_report *report, const struct check_args *a,
-		  const struct cli_targets *targets, struct stream *s)
+		  const struct cli_targets *targets, bool named,
+		  struct stream *s)
 {
 	int rc;
 
-	if (!targets->n && !a->files_from && a->src.from) {
+	/* an empty directory or list is no "every device" */
+	if (!named && a->src.from) {
 		if (cli_source_check(report, &a->src, NULL))
 			s->status |= BLKALIGN_STATUS_FAILED;
 		emit(report, s);
-	} else if (!targets->n && !a->files_from) {
+	} else if (!named) {
 		rc = blkalign_check_all(report);
 		if (rc) {
 			cli_warnx("cannot list block devices: %s",
@@ -375,7 +382,7 @@ int cmd_check(int argc, char **argv)
 	s.prog.mode = a.progress;
 	if (a.json && blkalign_report_write_json_begin(report, stdout))
 		s.status |= BLKALIGN_STATUS_FAILED;
-	audit(report, &a, &targets, &s);
+	audit(report, &a, &targets, optind < argc || a.files_from, &s);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&
 	    !ferror(stdout)) {
 		cli_warnx("cannot write the JSON report");
