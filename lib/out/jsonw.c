@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
@@ -87,12 +88,21 @@ int ba_json_write_nested(struct json_object *o, FILE *out, int level)
 		json_object_put(o);
 		return -ENOMEM;
 	}
-	for (const char *p = text; *p; p++)
-		if (fputc(*p, out) == EOF ||
-		    (*p == '\n' && fprintf(out, "%*s", 2 * level, "") < 0)) {
+	/* a line at a time: a device of 128 partitions is 100 KiB of text */
+	for (const char *p = text, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			if (fputs(p, out) == EOF)
+				rc = -EIO;
+			break;
+		}
+		if (fwrite(p, 1, (size_t)(nl - p) + 1, out) !=
+			    (size_t)(nl - p) + 1 ||
+		    fprintf(out, "%*s", 2 * level, "") < 0) {
 			rc = -EIO;
 			break;
 		}
+	}
 	json_object_put(o);
 	return rc;
 }
