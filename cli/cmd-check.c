@@ -171,7 +171,16 @@ struct progress {
 	enum progress_mode mode;
 	size_t total;
 	double t0, last;
+	bool drawn; /* a bar is on stderr's last line */
 };
+
+/* Before a message on stderr: the bar's line cleared. */
+static void progress_clear(struct progress *p)
+{
+	if (p->drawn)
+		fputs("\r\033[K", stderr);
+	p->drawn = false;
+}
 
 static double now(void)
 {
@@ -212,7 +221,8 @@ static void progress_step(struct progress *p, size_t done)
 	fill = (int)((double)w * (double)done / (double)p->total);
 	fprintf(stderr, "\r[%-*.*s] %zu/%zu  ETA %4.0f s", w, fill,
 		"##############################", done, p->total, eta);
-	if (done >= p->total)
+	p->drawn = done < p->total;
+	if (!p->drawn)
 		fputc('\n', stderr);
 }
 
@@ -226,12 +236,15 @@ struct stream {
 };
 
 /* The problems of the devices @report holds, on stderr. */
-static void say_problems(const struct blkalign_report *report)
+static void say_problems(const struct blkalign_report *report,
+			 struct progress *p)
 {
 	for (size_t i = 0; i < blkalign_report_ndevices(report); i++) {
 		const struct blkalign_device *d =
 			blkalign_report_device(report, i);
 
+		if (d->nproblems)
+			progress_clear(p);
 		for (size_t k = 0; k < d->nproblems; k++)
 			if (d->failed)
 				cli_warnx("%s", d->problems[k]);
@@ -249,7 +262,7 @@ static void emit(struct blkalign_report *report, struct stream *s)
 {
 	int rc;
 
-	say_problems(report);
+	say_problems(report, &s->prog);
 	if (s->a->json) {
 		if (blkalign_report_write_json_devices(report, stdout) &&
 		    !ferror(stdout)) {
