@@ -106,6 +106,32 @@ int cli_source_usage(const struct cli_source *src, const struct cli_topo *topo);
 int cli_source_check(struct blkalign_report *r, const struct cli_source *src,
 		     const char *target);
 
+/*
+ * check's targets (targets.c): the operands and --files-from's lines,
+ * each directory replaced by its entries, sorted by name.
+ */
+enum cli_target_kind {
+	CLI_TARGET_GIVEN, /* named by the user: audited as it is */
+	CLI_TARGET_ENTRY, /* found in a directory: audited if an image */
+};
+
+struct cli_target {
+	char *path;
+	enum cli_target_kind kind;
+};
+
+struct cli_targets {
+	struct cli_target *v;
+	size_t n, cap;
+};
+
+int cli_targets_add(struct cli_targets *t, const char *arg, bool expand);
+int cli_targets_read(struct cli_targets *t, const char *file, bool nul,
+		     bool expand);
+void cli_targets_free(struct cli_targets *t);
+int cli_target_audit(struct blkalign_report *r, const struct cli_source *src,
+		     const struct cli_target *t);
+
 /* plan and fix: one disk audited and planned (plan-audit.c). */
 struct blkalign_plan *
 cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd-check.c - `blkalign check`: audit images and block devices, print
- * the report (text or JSON) and exit with the status bitmask.
+ * cmd-check.c - `blkalign check`: audit images and block devices (a
+ * directory: the images in it; --files-from: a list, targets.c), write
+ * each one's report (text or JSON) as soon as it is audited and free it,
+ * and exit with the status bitmask of the whole run.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -16,12 +20,15 @@ enum {
 	OPT_COLOR,
 	OPT_LIST_CODES,
 	OPT_FROM,
+	OPT_FILES_FROM,
+	OPT_PROGRESS,
 };
 
 static void usage(FILE *out)
 {
 	fputs("Usage:\n"
 	      " " PROGRAM " check [options] [<image>|<device>|<nbd-uri>...]\n"
+	      " " PROGRAM " check [options] --files-from <list> [<target>...]\n"
 	      " " PROGRAM
 	      " check [options] --from <report.json> [<device>...]\n"
 	      "\nAudit the alignment of disk images and block devices: partition\n"
@@ -31,9 +38,18 @@ static void usage(FILE *out)
 	      "\nTargets: a raw image, or one in a qemu format (qcow2, vmdk, vhdx,\n"
 	      "vpc, vdi, qed: read through a private read-only qemu-nbd); an NBD\n"
 	      "URI (nbd://host[:port]/export, nbd+unix:///export?socket=path);\n"
-	      "a block device or a partition node.\n"
+	      "a block device or a partition node; a directory: each disk image\n"
+	      "in it, by name (not recursed into; other entries are skipped and\n"
+	      "said so).  Each report is printed as soon as it is made.\n"
 	      "\nOptions:\n"
 	      " -J, --json                      print the report as JSON\n"
+	      "     --files-from <list>         audit the targets listed in <list> too,\n"
+	      "                                 one per line ('-': standard input)\n"
+	      " -0, --null                      the list's targets end with NUL bytes\n"
+	      "                                 (find -print0), not newlines\n"
+	      "     --progress <mode>           auto, bar, line or none (default auto:\n"
+	      "                                 a bar when stderr is a terminal and\n"
+	      "                                 stdout is not)\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
 	      " -b, --logical-sector-size <n>   image: logical sector size (default: the image's, else 512)\n"
 	      "     --physical-sector-size <n>  image: physical sector size (default: the image's, else logical)\n"
@@ -67,6 +83,9 @@ static const struct option longopts[] = {
 	{"json", no_argument, NULL, 'J'},
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"from", required_argument, NULL, OPT_FROM},
+	{"files-from", required_argument, NULL, OPT_FILES_FROM},
+	{"null", no_argument, NULL, '0'},
+	{"progress", required_argument, NULL, OPT_PROGRESS},
 	CLI_TOPO_LONGOPTS,
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"list-codes", no_argument, NULL, OPT_LIST_CODES},
@@ -76,11 +95,22 @@ static const struct option longopts[] = {
 
 static const struct cli_cmd check_cmd = {"check", longopts, usage};
 
+enum progress_mode {
+	PROGRESS_AUTO,
+	PROGRESS_BAR,
+	PROGRESS_LINE,
+	PROGRESS_NONE
+};
+
+static const char *const progress_modes[] = {"auto", "bar", "line", "none"};
+
 struct check_args {
 	struct cli_topo topo;
 	struct cli_source src;
 	const char *color;
-	bool json;
+	const char *files_from;
+	enum progress_mode progress;
+	bool json, null;
 };
 
 static int check_opt(void *data, int c, const char *arg)
@@ -97,6 +127,23 @@ static int check_opt(void *data, int c, const char *arg)
 	case OPT_FROM:
 		a->src.from = arg;
 		return 0;
+	case OPT_FILES_FROM:
+		if (a->files_from)
+			return cli_usage_error("check",
+					       "--files-from given twice");
+		a->files_from = arg;
+		return 0;
+	case '0':
+		a->null = true;
+		return 0;
+	case OPT_PROGRESS:
+		for (size_t i = 0; i < 4; i++)
+			if (!strcmp(arg, progress_modes[i])) {
+				a->progress = (enum progress_mode)i;
+				return 0;
+			}
+		cli_warnx("invalid progress mode '%s'", arg);
+		return BLKALIGN_STATUS_USAGE;
 	case OPT_COLOR:
 		a->color = arg ? arg : "always";
 		if (strcmp(a->color, "auto") && strcmp(a->color, "always") &&
@@ -113,74 +160,194 @@ static int check_opt(void *data, int c, const char *arg)
 	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
-/* The targets audited into @report (none: every block device, or with
- * --from every saved one), and what could not be read said. */
-static unsigned int audit(struct blkalign_report *report,
-			  const struct check_args *a, int argc, char **argv)
-{
-	unsigned int status = 0;
-	int rc;
+/*
+ * Progress over many targets on stderr, as fix does it for bytes: a bar
+ * redrawn (ten times a second at most), or lines of key=value, at most
+ * one a second, and the last.
+ * Auto draws the bar only when stderr is a terminal and stdout is not,
+ * so that the two do not mix on one screen; one target, no progress.
+ */
+struct progress {
+	enum progress_mode mode;
+	size_t total;
+	double t0, last;
+	bool drawn; /* a bar is on stderr's last line */
+};
 
-	if (optind >= argc && a->src.from) {
-		if (cli_source_check(report, &a->src, NULL))
-			status |= BLKALIGN_STATUS_FAILED;
-	} else if (optind >= argc) {
-		rc = blkalign_check_all(report);
-		if (rc) {
-			cli_warnx("cannot list block devices: %s",
-				  strerror(-rc));
-			status |= BLKALIGN_STATUS_FAILED;
-		}
+/* Before a message on stderr: the bar's line cleared. */
+static void progress_clear(struct progress *p)
+{
+	if (p->drawn)
+		fputs("\r\033[K", stderr);
+	p->drawn = false;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_start(struct progress *p, size_t total)
+{
+	p->total = total;
+	p->t0 = p->last = now();
+	if (p->mode == PROGRESS_AUTO)
+		p->mode = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)
+				  ? PROGRESS_BAR
+				  : PROGRESS_NONE;
+	if (total < 2)
+		p->mode = PROGRESS_NONE;
+}
+
+static void progress_step(struct progress *p, size_t done)
+{
+	double t = now(), el = t - p->t0;
+	double eta = done ? el / (double)done * (double)(p->total - done) : 0;
+	int w = 30, fill;
+
+	if (p->mode == PROGRESS_NONE ||
+	    (t - p->last < (p->mode == PROGRESS_BAR ? 0.1 : 1.0) &&
+	     done < p->total))
+		return;
+	p->last = t;
+	if (p->mode == PROGRESS_LINE) {
+		fprintf(stderr, "progress done=%zu total=%zu eta=%.0f\n", done,
+			p->total, eta);
+		return;
 	}
-	for (int i = optind; i < argc; i++) {
-		rc = cli_source_check(report, &a->src, argv[i]);
-		if (rc == -ENOMEM) {
-			cli_warnx("out of memory");
-			status |= BLKALIGN_STATUS_FAILED;
-		} else if (rc && a->src.from) {
-			status |= BLKALIGN_STATUS_FAILED;
-		}
-	}
+	fill = (int)((double)w * (double)done / (double)p->total);
+	fprintf(stderr, "\r[%-*.*s] %zu/%zu  ETA %4.0f s", w, fill,
+		"##############################", done, p->total, eta);
+	p->drawn = done < p->total;
+	if (!p->drawn)
+		fputc('\n', stderr);
+}
+
+/* What was printed so far, for the stream's separators and progress. */
+struct stream {
+	const struct check_args *a;
+	bool color, printed;
+	size_t nskipped; /* skipped entries already said */
+	unsigned int status;
+	struct progress prog;
+};
+
+/* The problems of the devices @report holds, on stderr. */
+static void say_problems(const struct blkalign_report *report,
+			 struct progress *p)
+{
 	for (size_t i = 0; i < blkalign_report_ndevices(report); i++) {
 		const struct blkalign_device *d =
 			blkalign_report_device(report, i);
 
+		if (d->nproblems)
+			progress_clear(p);
 		for (size_t k = 0; k < d->nproblems; k++)
 			if (d->failed)
 				cli_warnx("%s", d->problems[k]);
 			else
 				cli_warnx("%s: %s", d->path, d->problems[k]);
 	}
-	return status;
 }
 
-/* The report on stdout, as text or JSON. */
-static unsigned int print_report(const struct blkalign_report *report,
-				 const struct check_args *a)
+/*
+ * What was audited or skipped since the last call, written out (text:
+ * each device's report, a line for each entry skipped; JSON: the device
+ * objects) and freed, so that a run over many images holds one.
+ */
+static void emit(struct blkalign_report *report, struct stream *s)
 {
-	unsigned int status = 0;
 	int rc;
 
-	if (a->json) {
-		if (blkalign_report_write_json(report, stdout)) {
+	say_problems(report, &s->prog);
+	if (s->a->json) {
+		if (blkalign_report_write_json_devices(report, stdout) &&
+		    !ferror(stdout)) {
 			cli_warnx("cannot write the JSON report");
-			status |= BLKALIGN_STATUS_FAILED;
+			s->status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		rc = blkalign_report_write_text(
-			report, stdout,
-			cli_use_color(a->color) ? BLKALIGN_TEXT_COLOR : 0);
-		/* -EIO: the flush below says so */
-		if (rc == -ENOMEM) {
-			cli_warnx("out of memory");
-			status |= BLKALIGN_STATUS_FAILED;
+		for (; s->nskipped < blkalign_report_nskipped(report);
+		     s->nskipped++) {
+			const char *why, *path = blkalign_report_skipped(
+						 report, s->nskipped, &why);
+
+			printf("%s%s: skipped: %s\n", s->printed ? "\n" : "",
+			       path, why);
+			s->printed = true;
+		}
+		if (blkalign_report_ndevices(report)) {
+			if (s->printed)
+				putchar('\n');
+			rc = blkalign_report_write_text(
+				report, stdout,
+				s->color ? BLKALIGN_TEXT_COLOR : 0);
+			/* -EIO: the flush below says so */
+			if (rc == -ENOMEM) {
+				cli_warnx("out of memory");
+				s->status |= BLKALIGN_STATUS_FAILED;
+			}
+			s->printed = true;
 		}
 	}
-	if (fflush(stdout) == EOF) {
-		cli_warnx("write error: %s", strerror(errno));
-		status |= BLKALIGN_STATUS_FAILED;
+	blkalign_report_clear(report);
+	fflush(stdout);
+}
+
+/* The whole run: the targets in turn (none: every block device, or with
+ * --from every saved one), each written as soon as it is audited. */
+static void audit(struct blkalign_report *report, const struct check_args *a,
+		  const struct cli_targets *targets, bool named,
+		  struct stream *s)
+{
+	int rc;
+
+	/* an empty directory or list is no "every device" */
+	if (!named && a->src.from) {
+		if (cli_source_check(report, &a->src, NULL))
+			s->status |= BLKALIGN_STATUS_FAILED;
+		emit(report, s);
+	} else if (!named) {
+		rc = blkalign_check_all(report);
+		if (rc) {
+			cli_warnx("cannot list block devices: %s",
+				  strerror(-rc));
+			s->status |= BLKALIGN_STATUS_FAILED;
+		}
+		emit(report, s);
 	}
-	return status;
+	progress_start(&s->prog, targets->n);
+	for (size_t i = 0; i < targets->n; i++) {
+		rc = cli_target_audit(report, &a->src, &targets->v[i]);
+		if (rc == -ENOMEM) {
+			cli_warnx("out of memory");
+			s->status |= BLKALIGN_STATUS_FAILED;
+		} else if (rc < 0 && a->src.from) {
+			s->status |= BLKALIGN_STATUS_FAILED;
+		}
+		emit(report, s);
+		progress_step(&s->prog, i + 1);
+	}
+}
+
+/* The targets: the operands, then the list's, directories expanded. */
+static int make_targets(const struct check_args *a, int argc, char **argv,
+			struct cli_targets *t)
+{
+	/* --sysroot and --from take names, not paths */
+	bool expand = !a->src.sysroot && !a->src.from;
+
+	for (int i = optind; i < argc; i++)
+		if (cli_targets_add(t, argv[i], expand)) {
+			cli_warnx("out of memory");
+			return BLKALIGN_STATUS_FAILED;
+		}
+	if (a->files_from)
+		return cli_targets_read(t, a->files_from, a->null, expand);
+	return 0;
 }
 
 int cmd_check(int argc, char **argv)
@@ -188,6 +355,8 @@ int cmd_check(int argc, char **argv)
 	struct check_args a = {.color = "auto"};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
+	struct cli_targets targets = {0};
+	struct stream s = {.a = &a};
 	unsigned int status = 0;
 	int rc;
 
@@ -196,6 +365,8 @@ int cmd_check(int argc, char **argv)
 		return rc == CLI_DONE ? 0 : rc;
 	if (cli_source_usage(&a.src, &a.topo))
 		return BLKALIGN_STATUS_USAGE;
+	if (a.null && !a.files_from)
+		return cli_usage_error("check", "--null needs --files-from");
 	ctx = blkalign_ctx_new();
 	if (!ctx) {
 		cli_warnx("out of memory");
@@ -210,16 +381,33 @@ int cmd_check(int argc, char **argv)
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
+	/* the list is read whole first: a bad one stops before any output */
+	status = make_targets(&a, argc, argv, &targets);
+	if (status)
+		goto out;
 	report = blkalign_report_new(ctx);
 	if (!report) {
 		cli_warnx("out of memory");
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
-	status = audit(report, &a, argc, argv);
-	status |= print_report(report, &a);
-	status |= blkalign_report_status(report);
+	s.color = !a.json && cli_use_color(a.color);
+	s.prog.mode = a.progress;
+	if (a.json && blkalign_report_write_json_begin(report, stdout))
+		s.status |= BLKALIGN_STATUS_FAILED;
+	audit(report, &a, &targets, optind < argc || a.files_from, &s);
+	if (a.json && blkalign_report_write_json_end(report, stdout) &&
+	    !ferror(stdout)) {
+		cli_warnx("cannot write the JSON report");
+		s.status |= BLKALIGN_STATUS_FAILED;
+	}
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_warnx("write error: %s", strerror(errno));
+		s.status |= BLKALIGN_STATUS_FAILED;
+	}
+	status = s.status | blkalign_report_status(report);
 out:
+	cli_targets_free(&targets);
 	blkalign_report_unref(report);
 	blkalign_ctx_unref(ctx);
 	return (int)status;

@@ -272,6 +272,30 @@ int blkalign_report_write_json(const struct blkalign_report *r, FILE *out);
 int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
 			       unsigned int flags);
 
+/*
+ * Many images in one run, streamed (BLKALIGN_0.2).  blkalign_check_if_image
+ * audits @path like blkalign_check_path when it holds a disk image (a qemu
+ * format, or raw with a partition table or contents the scan knows), and
+ * otherwise records it as skipped: returns BLKALIGN_CHECK_SKIPPED, nothing
+ * audited, the status unchanged.  blkalign_report_skip records a skipped
+ * entry with its reason (the JSON's "skipped"); blkalign_report_clear
+ * frees the devices audited so far once they are written (the status and
+ * the skipped entries stay), so that a long run holds one device at a
+ * time.  The JSON document streamed: _begin, then _devices after each
+ * audit (the devices held, then clear), then _end (skipped and status).
+ */
+#define BLKALIGN_CHECK_SKIPPED 1
+int blkalign_check_if_image(struct blkalign_report *r, const char *path);
+int blkalign_report_skip(struct blkalign_report *r, const char *path,
+			 const char *reason);
+size_t blkalign_report_nskipped(const struct blkalign_report *r);
+const char *blkalign_report_skipped(const struct blkalign_report *r, size_t i,
+				    const char **reason);
+void blkalign_report_clear(struct blkalign_report *r);
+int blkalign_report_write_json_begin(struct blkalign_report *r, FILE *out);
+int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out);
+int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
+
 /* Pure helpers, exposed for scripts and the model. */
 uint32_t blkalign_soft_block_size(uint64_t size_bytes,
 				  uint32_t logical_sector_size,

@@ -456,12 +456,22 @@ int ba_check_image_nbd(struct blkalign_report *r, const char *path,
 		       struct ba_nbd *n);
 
 /* Report internals used by json.c. */
+/* An entry of a run not audited (blkalign_report_skip), and why. */
+struct ba_skipped {
+	char *path, *reason;
+};
+
 struct blkalign_report {
 	int refcount;
 	struct blkalign_ctx *ctx;
 	struct ba_device **devices;
 	size_t ndevices, cap;
 	unsigned int status;
+	struct ba_skipped *skipped;
+	size_t nskipped, skipped_cap;
+	/* the streamed JSON document: begun, devices written so far */
+	bool json_begun;
+	size_t json_ndevices;
 };
 
 #include "banned.h"

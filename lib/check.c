@@ -5,6 +5,8 @@
  * with its status bits.  Only scan/ reads devices and sysfs.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "blkalignP.h"
 
@@ -66,6 +68,51 @@ int blkalign_check_path(struct blkalign_report *r, const char *path)
 		return -EINVAL;
 	first = r->ndevices;
 	rc = ba_scan_path(r, path);
+	ba_check_finish(r, first);
+	return rc;
+}
+
+/*
+ * Whether the record @d of a file holds a disk image: a qemu format, or
+ * raw with a partition table or contents the scan found (a file system,
+ * md, LVM, LUKS...).  One that could not be opened or read whole is
+ * reported, not skipped: what it is is not known.
+ */
+static bool holds_image(const struct ba_device *d)
+{
+	if (d->pub.failed || d->pub.is_block_device || d->nproblems)
+		return true;
+	if (d->pub.image_format && strcmp(d->pub.image_format, "raw"))
+		return true;
+	return d->pub.scheme || d->nlayers > 1;
+}
+
+/**
+ * blkalign_check_if_image: audit @path, a file found in a directory or a
+ * list, when it holds a disk image (holds_image()), as
+ * blkalign_check_path() does; else record it as skipped, with why.
+ * Returns: 0, BLKALIGN_CHECK_SKIPPED (nothing audited, the status
+ * unchanged), or -errno as blkalign_check_path().
+ */
+int blkalign_check_if_image(struct blkalign_report *r, const char *path)
+{
+	struct ba_device *d;
+	size_t first;
+	int rc;
+
+	if (!r || !path)
+		return -EINVAL;
+	first = r->ndevices;
+	rc = ba_scan_path(r, path);
+	if (r->ndevices == first + 1 && !holds_image(r->devices[first])) {
+		d = r->devices[--r->ndevices];
+		ba_device_release(d);
+		free(d);
+		rc = blkalign_report_skip(r, path,
+					  "not a disk image: raw, with no "
+					  "partition table or known contents");
+		return rc ? rc : BLKALIGN_CHECK_SKIPPED;
+	}
 	ba_check_finish(r, first);
 	return rc;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - the report of one `check` run: the audited devices in the
- * order they were given, and the status bits for the exit code.
+ * order they were given (or, streamed, those not yet written), the
+ * entries skipped, and the status bits for the exit code.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blkalignP.h"
 
@@ -36,13 +39,81 @@ void blkalign_report_unref(struct blkalign_report *r)
 {
 	if (!r || --r->refcount > 0)
 		return;
+	blkalign_report_clear(r);
+	free(r->devices);
+	for (size_t i = 0; i < r->nskipped; i++) {
+		free(r->skipped[i].path);
+		free(r->skipped[i].reason);
+	}
+	free(r->skipped);
+	blkalign_ctx_unref(r->ctx);
+	free(r);
+}
+
+/**
+ * blkalign_report_clear: free the devices of @r, once written: a run over
+ * many images holds one at a time.  The status bits and the skipped
+ * entries stay; the device indices start again at 0.
+ */
+void blkalign_report_clear(struct blkalign_report *r)
+{
+	if (!r)
+		return;
 	for (size_t i = 0; i < r->ndevices; i++) {
 		ba_device_release(r->devices[i]);
 		free(r->devices[i]);
 	}
-	free(r->devices);
-	blkalign_ctx_unref(r->ctx);
-	free(r);
+	r->ndevices = 0;
+}
+
+/**
+ * blkalign_report_skip: record that @path was not audited, and why
+ * (@reason, one lowercase phrase: "a directory, not recursed").  It does
+ * not change the status.
+ * Returns: 0, -EINVAL or -ENOMEM.
+ */
+int blkalign_report_skip(struct blkalign_report *r, const char *path,
+			 const char *reason)
+{
+	struct ba_skipped *v, *e;
+
+	if (!r || !path || !reason)
+		return -EINVAL;
+	if (r->nskipped == r->skipped_cap) {
+		size_t ncap = r->skipped_cap ? r->skipped_cap * 2 : 8;
+
+		v = realloc(r->skipped, ncap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->skipped = v;
+		r->skipped_cap = ncap;
+	}
+	e = &r->skipped[r->nskipped];
+	e->path = strdup(path);
+	e->reason = strdup(reason);
+	if (!e->path || !e->reason) {
+		free(e->path);
+		free(e->reason);
+		return -ENOMEM;
+	}
+	r->nskipped++;
+	return 0;
+}
+
+size_t blkalign_report_nskipped(const struct blkalign_report *r)
+{
+	return r ? r->nskipped : 0;
+}
+
+/* The path of skipped entry @i (NULL past the end), its reason to @reason. */
+const char *blkalign_report_skipped(const struct blkalign_report *r, size_t i,
+				    const char **reason)
+{
+	if (!r || i >= r->nskipped)
+		return NULL;
+	if (reason)
+		*reason = r->skipped[i].reason;
+	return r->skipped[i].path;
 }
 
 /**

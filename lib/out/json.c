@@ -327,26 +327,121 @@ static struct json_object *device_json(const struct ba_device *bd)
 	return o;
 }
 
+/*
+ * The document, streamed: its opening, each device as it is audited, its
+ * end; byte for byte what json-c prints for the whole tree
+ * (ba_json_write), so a report written at once and one streamed are the
+ * same text.
+ */
+static int json_begin(FILE *out)
+{
+	if (fprintf(out,
+		    "{\n  \"schema_version\": %d,\n  \"version\": \"%s\",\n"
+		    "  \"devices\": [",
+		    BLKALIGN_SCHEMA_VERSION, BLKALIGN_VERSION) < 0)
+		return -EIO;
+	return 0;
+}
+
+/* The devices of @r after the @n already written (@n counts them). */
+static int json_devices(const struct blkalign_report *r, size_t *n, FILE *out)
+{
+	int rc;
+
+	for (size_t i = 0; i < r->ndevices; i++) {
+		if (fputs(*n ? ",\n    " : "\n    ", out) == EOF)
+			return -EIO;
+		rc = ba_json_write_nested(device_json(r->devices[i]), out, 2);
+		if (rc)
+			return rc;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int json_end(const struct blkalign_report *r, FILE *out)
+{
+	struct json_object *v = json_object_new_array();
+	int rc;
+
+	for (size_t i = 0; v && i < r->nskipped; i++) {
+		struct json_object *e = json_object_new_object();
+
+		ba_json_str(e, "path", r->skipped[i].path);
+		ba_json_str(e, "reason", r->skipped[i].reason);
+		json_object_array_add(v, e);
+	}
+	if (fputs("\n  ],\n  \"skipped\": ", out) == EOF) {
+		json_object_put(v);
+		return -EIO;
+	}
+	rc = ba_json_write_nested(v, out, 1);
+	if (rc)
+		return rc;
+	if (fprintf(out, ",\n  \"status\": %u\n}\n", r->status) < 0)
+		return -EIO;
+	return 0;
+}
+
 /**
  * blkalign_report_write_json: write @r to @out as one JSON document.
  * Returns: 0, -ENOMEM, or -EIO when writing failed.
  */
 int blkalign_report_write_json(const struct blkalign_report *r, FILE *out)
 {
-	struct json_object *root, *devices;
+	size_t n = 0;
+	int rc;
 
 	if (!r || !out)
 		return -EINVAL;
-	root = ba_json_root();
-	devices = json_object_new_array();
-	if (!root || !devices) {
-		json_object_put(root);
-		json_object_put(devices);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < r->ndevices; i++)
-		json_object_array_add(devices, device_json(r->devices[i]));
-	json_object_object_add(root, "devices", devices);
-	ba_json_s64(root, "status", r->status);
-	return ba_json_write(root, out);
+	rc = json_begin(out);
+	if (!rc)
+		rc = json_devices(r, &n, out);
+	if (!rc)
+		rc = json_end(r, out);
+	return rc;
+}
+
+/**
+ * blkalign_report_write_json_begin: start the JSON document of @r on
+ * @out, up to its "devices" array: then each device as it is audited
+ * (blkalign_report_write_json_devices), the end last
+ * (blkalign_report_write_json_end).
+ * Returns: 0, -EINVAL (begun already) or -EIO.
+ */
+int blkalign_report_write_json_begin(struct blkalign_report *r, FILE *out)
+{
+	if (!r || !out || r->json_begun)
+		return -EINVAL;
+	r->json_begun = true;
+	r->json_ndevices = 0;
+	return json_begin(out);
+}
+
+/**
+ * blkalign_report_write_json_devices: write the devices @r holds into the
+ * document begun on @out; blkalign_report_clear() then frees them.
+ * Returns: 0, -EINVAL (not begun), -ENOMEM or -EIO.
+ */
+int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out)
+{
+	if (!r || !out || !r->json_begun)
+		return -EINVAL;
+	return json_devices(r, &r->json_ndevices, out);
+}
+
+/**
+ * blkalign_report_write_json_end: the devices @r still holds, then the
+ * end of the document: the entries skipped and the status of the run.
+ * Returns: 0, -EINVAL (not begun), -ENOMEM or -EIO.
+ */
+int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out)
+{
+	int rc;
+
+	if (!r || !out || !r->json_begun)
+		return -EINVAL;
+	rc = json_devices(r, &r->json_ndevices, out);
+	r->json_begun = false;
+	return rc ? rc : json_end(r, out);
 }

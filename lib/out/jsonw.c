@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
@@ -66,6 +67,43 @@ int ba_json_write(struct json_object *root, FILE *out)
 	else if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
 		rc = -EIO;
 	json_object_put(root);
+	return rc;
+}
+
+/*
+ * Print @o to @out as it is printed nested @level deep in a pretty
+ * document (2 spaces a level before each line after the first: strings
+ * hold no newline, json-c escapes it), without a final newline, and
+ * free it.  What a streamed document writes between its parts.
+ * Returns: 0, -ENOMEM or -EIO.
+ */
+int ba_json_write_nested(struct json_object *o, FILE *out, int level)
+{
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = 0;
+
+	if (!o || !text) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	/* a line at a time: a device of 128 partitions is 100 KiB of text */
+	for (const char *p = text, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			if (fputs(p, out) == EOF)
+				rc = -EIO;
+			break;
+		}
+		if (fwrite(p, 1, (size_t)(nl - p) + 1, out) !=
+			    (size_t)(nl - p) + 1 ||
+		    fprintf(out, "%*s", 2 * level, "") < 0) {
+			rc = -EIO;
+			break;
+		}
+	}
+	json_object_put(o);
 	return rc;
 }
 
