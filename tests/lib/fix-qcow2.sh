@@ -48,7 +48,7 @@ fixq_base() {
 # (sparse: the 20 GiB hold 50 MB).
 fixq_view() {
 	rm -f "$TS_TMP/view.raw"
-	qemu-img convert -f qcow2 -O raw "$1" "$TS_TMP/view.raw"
+	qemu-img convert -O raw "$1" "$TS_TMP/view.raw"
 }
 
 # fixq_qemu_check WHAT IMG: qemu-img check finds no error (leaked
