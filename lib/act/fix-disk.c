@@ -54,15 +54,14 @@ void blkalign_fix_run_free(struct blkalign_fix_run *pub)
 
 /* One device audited through @ctx like `check`, with a dos or GPT table,
  * and its plan; NULL having said why.  An image in a qemu format is read
- * through @t's own NBD connection: it holds the image's write lock, so
- * no second qemu-nbd may open it. */
+ * (or an NBD export) through @t's own NBD connection: it holds the
+ * image's write lock, so no second qemu-nbd may open it. */
 static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 					const struct blkalign_fix_target *t,
 					const char *path,
 					struct blkalign_report **rep)
 {
 	struct blkalign_plan *plan = NULL;
-	const struct blkalign_device *d;
 	int rc;
 
 	*rep = blkalign_report_new(ctx);
@@ -76,16 +75,6 @@ static struct blkalign_plan *audit_plan(struct blkalign_ctx *ctx,
 		rc = blkalign_check_path(*rep, path);
 	if (rc == -ENOMEM || blkalign_report_ndevices(*rep) != 1) {
 		ba_log(ctx, "cannot audit '%s'", path);
-		return NULL;
-	}
-	d = blkalign_report_device(*rep, 0);
-	/* an export is no file to lock against another writer, nor one
-	 * whose identity a journal can record */
-	if (d->image_format && !strcmp(d->image_format, "nbd")) {
-		ba_log(ctx,
-		       "'%s' is an NBD export: fix writes block devices and "
-		       "image files only (raw or in a qemu format)",
-		       path);
 		return NULL;
 	}
 	blkalign_report_plan(*rep, "fix", BLKALIGN_PLAN_TABLE_READ, &plan);

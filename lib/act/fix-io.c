@@ -246,10 +246,45 @@ static int open_image(struct ba_file *f, const char *path, const char *format,
 	return 0;
 }
 
+/*
+ * The NBD export @uri as the target @f: @f->fd is a descriptor that
+ * stands for it (the memory file's, duplicated).
+ */
+static int open_uri(struct ba_file *f, const char *uri, bool writable,
+		    char *why, size_t len)
+{
+	struct ba_nbd *n = NULL;
+	int fd, rc;
+
+	rc = ba_nbd_open_uri(uri, &n, why, len);
+	if (rc)
+		return rc;
+	if (writable && !ba_nbd_writable(n)) {
+		ba_nbd_close(n);
+		snprintf(why, len,
+			 "the export is read-only or takes no flushes");
+		return -EROFS;
+	}
+	fd = fcntl(ba_nbd_fd(n), F_DUPFD_CLOEXEC, 0);
+	rc = fd < 0 ? -errno : channel_set(fd, n);
+	if (rc) {
+		snprintf(why, len, "%s", strerror(-rc));
+		if (fd >= 0)
+			close(fd);
+		ba_nbd_close(n);
+		return rc;
+	}
+	f->fd = fd;
+	f->nbd = n;
+	f->size = ba_nbd_size(n);
+	return 0;
+}
+
 /**
  * ba_file_open_target: open the target @path of fix: a block device or
  * a raw image (O_DIRECT where it can, O_RDWR and for a block device
- * O_EXCL when @writable), or an image in a qemu format through NBD.
+ * O_EXCL when @writable), an image in a qemu format through NBD, or an
+ * NBD URI.
  * Returns 0 or -errno; @why says more when it is not errno's own story.
  */
 int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
@@ -260,6 +295,14 @@ int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
 	int fd, rc, flags;
 
 	snprintf(why, len, "%s", "");
+	if (ba_nbd_is_uri(path)) {
+		memset(f, 0, sizeof(*f));
+		f->fd = -1;
+		f->path = path;
+		f->which = BLKALIGN_FIX_FILE_TARGET;
+		f->io = io;
+		return open_uri(f, path, writable, why, len);
+	}
 	if (stat(path, &st))
 		return -errno;
 	if (S_ISREG(st.st_mode)) {

@@ -130,19 +130,17 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 {
 	struct blkalign_fix_target *t;
 	char jdir[4096], loop[300], why[1536], said[512];
-	struct stat st;
+	struct stat st = {0};
+	bool uri;
 	int rc;
 
 	*out = NULL;
 	if (!path || !journal)
 		return -EINVAL;
-	if (ba_nbd_is_uri(path))
-		return say(msg, len, -EINVAL,
-			   "'%s' is an NBD export: fix writes block devices "
-			   "and image files only (raw or in a qemu format), "
-			   "which it can lock and name in its journal",
-			   path);
-	if (stat(path, &st))
+	/* an export: no file to stat or lock, no identity but its table
+	 * and the fix's markers (the journal records none) */
+	uri = ba_nbd_is_uri(path);
+	if (!uri && stat(path, &st))
 		return say(msg, len, -errno, "cannot stat '%s': %s", path,
 			   strerror(errno));
 	snprintf(jdir, sizeof(jdir), "%s", journal);
@@ -156,7 +154,7 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 			   "'%s' is attached to %s: detach it, or fix %s "
 			   "instead",
 			   path, loop, loop);
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+	if (!uri && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return say(msg, len, -EINVAL,
 			   "'%s' is neither an image file nor a block device",
 			   path);
@@ -185,12 +183,12 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	else if (rc)
 		say(msg, len, rc, "cannot open '%s' for writing: %s", path,
 		    said[0] ? said : strerror(-rc));
-	if (!rc && flock(t->file.fd, LOCK_EX | LOCK_NB))
+	if (!rc && !uri && flock(t->file.fd, LOCK_EX | LOCK_NB))
 		rc = say(msg, len, -EBUSY,
 			 "'%s' is locked by another program (another "
 			 "blkalign fix?)",
 			 path);
-	if (!rc && ba_fix_ident_of(ctx, t->file.fd, &t->ident))
+	if (!rc && (uri || ba_fix_ident_of(ctx, t->file.fd, &t->ident)))
 		memset(&t->ident, 0, sizeof(t->ident));
 	if (rc) {
 		blkalign_fix_target_close(t);
@@ -273,7 +271,8 @@ int blkalign_fix_journal_path(struct blkalign_ctx *ctx, const char *target,
 
 	if (!target || !dir || !buf)
 		return -EINVAL;
-	rc = ident_of_path(ctx, target, &id);
+	memset(&id, 0, sizeof(id)); /* an export: hashed by its URI */
+	rc = ba_nbd_is_uri(target) ? 0 : ident_of_path(ctx, target, &id);
 	if (rc)
 		return rc;
 	snprintf(tmp, sizeof(tmp), "%s", target);
@@ -318,18 +317,25 @@ int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
 	struct dirent *e;
 	DIR *d;
 	int fd, n = 0;
+	bool uri;
 
-	fd = open(target, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	/* an export has no identity: its journals are those made for the
+	 * same URI */
+	uri = ba_nbd_is_uri(target);
+	fd = uri ? -1 : open(target, O_RDONLY | O_CLOEXEC);
+	if (!uri && fd < 0)
 		return -errno;
-	if (ba_fix_ident_of(ctx, fd, &id)) {
+	if (!uri && ba_fix_ident_of(ctx, fd, &id)) {
 		close(fd);
 		return -EINVAL;
 	}
 	d = opendir(dir);
 	if (!d) {
-		close(fd);
-		return errno == ENOENT ? 0 : -errno;
+		int rc = errno == ENOENT ? 0 : -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return rc;
 	}
 	while ((e = readdir(d))) {
 		size_t l = strlen(e->d_name);
@@ -339,14 +345,17 @@ int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
 		if (l < 9 || strcmp(e->d_name + l - 8, ".journal"))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (ba_journal_peek(p, &g) || !belongs(&g, &id, fd))
+		if (ba_journal_peek(p, &g) ||
+		    (uri ? strcmp(g.path, target) != 0
+			 : !belongs(&g, &id, fd)))
 			continue;
 		n++;
 		if (fn)
 			fn(data, p);
 	}
 	closedir(d);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return n;
 }
 

@@ -48,7 +48,8 @@ static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 static int skip_entry(const struct dirent *e);
 static int check_file(struct blkalign_report *r, const char *path,
 		      struct ba_nbd *through);
-static int check_uri(struct blkalign_report *r, const char *uri);
+static int check_uri(struct blkalign_report *r, const char *uri,
+		     struct ba_nbd *through);
 
 /* sys/block/<disk>/<name>, resolved: a partition of a saved tree. */
 static char *find_partition_dir(const struct blkalign_ctx *ctx,
@@ -191,7 +192,7 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 	if (!r || !path)
 		return -EINVAL;
 	if (ba_nbd_is_uri(path))
-		return check_uri(r, path);
+		return check_uri(r, path, NULL);
 	if (r->ctx->sysroot &&
 	    (path[0] != '/' || strncmp(path, "/dev/", 5) == 0))
 		rc = check_sysroot_name(r, path);
@@ -207,9 +208,10 @@ int ba_scan_path(struct blkalign_report *r, const char *path)
 }
 
 /**
- * ba_scan_image_nbd: scan the image file @path in a qemu format through
- * @n, an open connection to it (fix holds the image's write lock, so a
- * second qemu-nbd could not open it), into a new device record of @r.
+ * ba_scan_image_nbd: scan the image file @path in a qemu format, or the
+ * NBD URI @path, through @n, an open connection to it (fix's: it holds
+ * an image's write lock, so a second qemu-nbd could not open it), into a
+ * new device record of @r.
  * Returns: as ba_scan_path.
  */
 int ba_scan_image_nbd(struct blkalign_report *r, const char *path,
@@ -219,6 +221,8 @@ int ba_scan_image_nbd(struct blkalign_report *r, const char *path,
 
 	if (!r || !path || !n)
 		return -EINVAL;
+	if (ba_nbd_is_uri(path))
+		return check_uri(r, path, n);
 	rc = check_file(r, path, n);
 	return rc && rc != -ENOMEM ? failed_target(r, path, rc) : rc;
 }
@@ -278,21 +282,23 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 }
 
 /* An NBD URI: its export, scanned as an image. */
-static int check_uri(struct blkalign_report *r, const char *uri)
+static int check_uri(struct blkalign_report *r, const char *uri,
+		     struct ba_nbd *through)
 {
-	struct ba_nbd *n = NULL;
+	struct ba_nbd *n = through;
 	struct ba_device *d;
 	char why[512];
 	int rc;
 
-	rc = ba_nbd_open_uri(uri, &n, why, sizeof(why));
+	rc = n ? 0 : ba_nbd_open_uri(uri, &n, why, sizeof(why));
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
 		return failed_nbd(r, NULL, uri, "an NBD export", why);
 	d = ba_report_add_device(r);
 	if (!d) {
-		ba_nbd_close(n);
+		if (n != through)
+			ba_nbd_close(n);
 		return -ENOMEM;
 	}
 	d->pub.path = ba_pool_strdup(&d->pool, uri);
@@ -301,7 +307,8 @@ static int check_uri(struct blkalign_report *r, const char *uri)
 	d->pub.image_format = "nbd";
 	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
 	rc = ba_scan_nbd(r->ctx, d, n);
-	ba_nbd_close(n);
+	if (n != through)
+		ba_nbd_close(n);
 	return rc;
 }
 
