@@ -346,8 +346,7 @@ int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
 		if (ba_journal_peek(p, &g) ||
-		    (uri ? strcmp(g.path, target) != 0
-			 : !belongs(&g, &id, fd)))
+		    (uri ? strcmp(g.path, target) != 0 : !belongs(&g, &id, fd)))
 			continue;
 		n++;
 		if (fn)
