@@ -226,13 +226,13 @@ END {
 	printf "\n== blkalign check vs virt-alignment-scan and qemu-img convert + check: %d VM images%s\n", N, ci ? " (--ci: one run each)" : ""
 	printf "   images: %s\n   blkalign: %s (check --json --physical-sector-size 4096)\n   %s, LIBGUESTFS_BACKEND=direct, force_tcg\n", dir, blkbin, vasver
 	if (appliance != "") printf "   %s\n", appliance
-	printf "\n   %-22s %-5s %12s %14s %14s %9s %9s\n", "image", "fmt", "blkalign ms", "convert+chk ms", "v-a-scan ms", "vas/blk", "conv/blk"
+	printf "\n   %-22s %-5s %12s %14s %14s %7s %9s %9s\n", "image", "fmt", "blkalign ms", "convert+chk ms", "v-a-scan ms", "its rc", "vas/blk", "conv/blk"
 	for (i = 0; i < N; i++) {
 		bs += blk[i]; cs += conv[i]
 		r1 = vas1[i] == "-" ? "-" : sprintf("%.0fx", vas1[i] / blk[i])
 		if (vas1[i] != "-") { vs += vas1[i]; vbs += blk[i]; nvas++ }
-		printf "   %-22s %-5s %12.1f %14.1f %14s %9s %8.1fx\n", name[i], fmt[i], blk[i] / 1000, conv[i] / 1000,
-			vas1[i] == "-" ? "-" : sprintf("%.0f", vas1[i] / 1000), r1, conv[i] / blk[i]
+		printf "   %-22s %-5s %12.1f %14.1f %14s %7s %9s %8.1fx\n", name[i], fmt[i], blk[i] / 1000, conv[i] / 1000,
+			vas1[i] == "-" ? "-" : sprintf("%.0f", vas1[i] / 1000), vrc[i], r1, conv[i] / blk[i]
 	}
 	printf "   %-22s %-5s %12.1f %14.1f %14s\n", "mean", "", bs / N / 1000, cs / N / 1000, nvas ? sprintf("%.0f", vs / nvas / 1000) : "-"
 	printf "   all %d in one process: blkalign %.1f ms (%.2f ms per image); virt-alignment-scan, one appliance with %d disks: %.0f ms (%.0f ms per image, exit %d)\n",
