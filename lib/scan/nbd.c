@@ -163,7 +163,7 @@ static bool child_said(const struct ba_nbd *n, const char *opts,
 		line[-1] = '\0';
 		prev = strrchr(buf, '\n');
 		prev = prev ? prev + 1 : buf;
-		snprintf(joined, sizeof(joined), "%s; %s", prev, line);
+		snprintf(joined, sizeof(joined), "%.500s; %.500s", prev, line);
 		line = joined;
 	}
 	at = strstr(line, opts);
