@@ -161,9 +161,9 @@ void ba_qemu_nbd_unlink(struct ba_qemu_nbd *q)
 /* Has @pid exited within @ms?  Reaps it if so. */
 static bool exited(pid_t pid, int ms)
 {
-	struct timespec tick = {0, 10 * 1000 * 1000};
+	struct timespec tick = {0, 1000 * 1000};
 
-	for (int waited = 0;; waited += 10) {
+	for (int waited = 0;; waited++) {
 		pid_t r = waitpid(pid, NULL, WNOHANG);
 
 		if (r == pid || (r < 0 && errno != EINTR))
