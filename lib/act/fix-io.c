@@ -165,6 +165,17 @@ void *ba_file_buffer(size_t len)
 	return p;
 }
 
+/* @f, not open yet: its name, its role and its backend. */
+static void file_init(struct ba_file *f, struct ba_fix_io *io,
+		      enum blkalign_fix_file which, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = path;
+	f->which = which;
+	f->io = io;
+}
+
 /**
  * ba_file_open: open @path with @flags (plus O_DIRECT when @direct and the
  * file system takes it), its I/O through @io.  Returns 0 or -errno.
@@ -176,11 +187,7 @@ int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
 	struct stat st;
 	int fd = -1;
 
-	memset(f, 0, sizeof(*f));
-	f->fd = -1;
-	f->path = path;
-	f->which = which;
-	f->io = io;
+	file_init(f, io, which, path);
 	if (direct)
 		fd = open(path, flags | O_DIRECT | O_CLOEXEC, 0600);
 	if (fd < 0 && (!direct || errno == EINVAL))
@@ -210,30 +217,22 @@ int ba_file_open(struct ba_file *f, struct ba_fix_io *io,
 }
 
 /*
- * The image file @path in the qemu format @format as the target @f: the
- * disk it holds, served by a private qemu-nbd (writable when @writable).
+ * The export @n as the target @f, @fd the descriptor that stands for it
+ * (the image file's, or the memfd's): refused when @writable and it takes
+ * no writes or flushes.  On failure @n and @fd are closed.
  */
-static int open_image(struct ba_file *f, const char *path, const char *format,
-		      bool writable, char *why, size_t len)
+static int take_export(struct ba_file *f, int fd, struct ba_nbd *n,
+		       bool writable, char *why, size_t len)
 {
-	struct ba_nbd *n = NULL;
-	int fd, rc;
+	int rc = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(why, len, "%s", strerror(-rc));
-		return rc;
-	}
-	rc = ba_nbd_open_image(path, format, writable, &n, why, len);
-	if (!rc && writable && !ba_nbd_writable(n)) {
+	if (writable && !ba_nbd_writable(n)) {
 		rc = -EROFS;
-		snprintf(why, len, "its NBD server takes no writes or flushes");
-	}
-	if (!rc) {
-		rc = channel_set(fd, n);
-		if (rc)
-			snprintf(why, len, "too many images open at once");
+		snprintf(why, len,
+			 "the export is read-only or takes no flushes");
+	} else if (channel_set(fd, n)) {
+		rc = -EMFILE;
+		snprintf(why, len, "too many images open at once");
 	}
 	if (rc) {
 		ba_nbd_close(n);
@@ -244,6 +243,24 @@ static int open_image(struct ba_file *f, const char *path, const char *format,
 	f->nbd = n;
 	f->size = ba_nbd_size(n);
 	return 0;
+}
+
+/*
+ * The image file @path (open read-only as @fd) in the qemu format
+ * @format as the target @f: the disk it holds, served by a private
+ * qemu-nbd (writable when @writable).  @fd is the target's or closed.
+ */
+static int open_image(struct ba_file *f, int fd, const char *path,
+		      const char *format, bool writable, char *why, size_t len)
+{
+	struct ba_nbd *n = NULL;
+	int rc = ba_nbd_open_image(path, format, writable, &n, why, len);
+
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return take_export(f, fd, n, writable, why, len);
 }
 
 /*
@@ -259,25 +276,14 @@ static int open_uri(struct ba_file *f, const char *uri, bool writable,
 	rc = ba_nbd_open_uri(uri, &n, why, len);
 	if (rc)
 		return rc;
-	if (writable && !ba_nbd_writable(n)) {
-		ba_nbd_close(n);
-		snprintf(why, len,
-			 "the export is read-only or takes no flushes");
-		return -EROFS;
-	}
 	fd = fcntl(ba_nbd_fd(n), F_DUPFD_CLOEXEC, 0);
-	rc = fd < 0 ? -errno : channel_set(fd, n);
-	if (rc) {
+	if (fd < 0) {
+		rc = -errno;
 		snprintf(why, len, "%s", strerror(-rc));
-		if (fd >= 0)
-			close(fd);
 		ba_nbd_close(n);
 		return rc;
 	}
-	f->fd = fd;
-	f->nbd = n;
-	f->size = ba_nbd_size(n);
-	return 0;
+	return take_export(f, fd, n, writable, why, len);
 }
 
 /**
@@ -295,34 +301,25 @@ int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
 	int fd, rc, flags;
 
 	snprintf(why, len, "%s", "");
-	if (ba_nbd_is_uri(path)) {
-		memset(f, 0, sizeof(*f));
-		f->fd = -1;
-		f->path = path;
-		f->which = BLKALIGN_FIX_FILE_TARGET;
-		f->io = io;
+	file_init(f, io, BLKALIGN_FIX_FILE_TARGET, path);
+	if (ba_nbd_is_uri(path))
 		return open_uri(f, path, writable, why, len);
-	}
 	if (stat(path, &st))
 		return -errno;
 	if (S_ISREG(st.st_mode)) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
+		/* an image in a qemu format keeps @fd: its lock, its
+		 * identity */
 		rc = ba_image_sniff(fd, (uint64_t)st.st_size, &info);
+		if (rc > 0 && !info.damage)
+			return open_image(f, fd, path, info.format, writable,
+					  why, len);
 		close(fd);
-		if (rc > 0 && info.damage) {
+		if (rc > 0) {
 			snprintf(why, len, "%s", info.damage);
 			return -EINVAL;
-		}
-		if (rc > 0) {
-			memset(f, 0, sizeof(*f));
-			f->fd = -1;
-			f->path = path;
-			f->which = BLKALIGN_FIX_FILE_TARGET;
-			f->io = io;
-			return open_image(f, path, info.format, writable, why,
-					  len);
 		}
 	}
 	flags = !writable	      ? O_RDONLY

@@ -230,6 +230,19 @@ static const char *find_items(const uint8_t *t, uint64_t region_len,
 	return NULL;
 }
 
+/* Is @size, the @which sector size, one the format forbids?  Says so. */
+static bool bad_sector_size(const char *which, uint32_t size, char *why,
+			    size_t wlen)
+{
+	if (size == 512 || size == 4096)
+		return false;
+	snprintf(why, wlen,
+		 "its %s sector size is %" PRIu32
+		 ": the format allows 512 or 4096",
+		 which, size);
+	return true;
+}
+
 /* The items' values, read and checked (§2.6.2). */
 static const char *read_items(struct ba_io *io, uint64_t region,
 			      const uint32_t off[NITEMS],
@@ -253,18 +266,9 @@ static const char *read_items(struct ba_io *io, uint64_t region,
 				"1 MiB to 256 MiB",
 				block),
 		       why;
-	if (lss != 512 && lss != 4096)
-		return snprintf(why, wlen,
-				"its logical sector size is %" PRIu32
-				": the format allows 512 or 4096",
-				lss),
-		       why;
-	if (pss != 512 && pss != 4096)
-		return snprintf(why, wlen,
-				"its physical sector size is %" PRIu32
-				": the format allows 512 or 4096",
-				pss),
-		       why;
+	if (bad_sector_size("logical", lss, why, wlen) ||
+	    bad_sector_size("physical", pss, why, wlen))
+		return why;
 	info->cluster_size = block;
 	info->logical_sector_size = lss;
 	info->physical_sector_size = pss;

@@ -488,18 +488,32 @@ uint64_t ba_nbd_bytes_skipped(const struct ba_nbd *n)
 }
 
 /*
- * Wait for @cookie (READ_TIMEOUT_MS).  A command that timed out may be
- * answered later, into a buffer or a reply that is gone by then: the
- * handle is not polled again, every later fetch fails.
+ * Wait for the @k commands in @cookies; the first error, or 0.  A command
+ * that timed out may be answered later, into a buffer or a reply that is
+ * gone by then: the handle is not polled again, every later command
+ * fails.
  */
-static int wait_cmd(struct ba_nbd *n, int64_t cookie)
+static int wait_all(struct ba_nbd *n, const int64_t *cookies, size_t k,
+		    int timeout_ms)
 {
-	int rc =
-		cookie < 0 ? nbd_rc() : wait_for(n->h, cookie, READ_TIMEOUT_MS);
+	int rc = 0;
 
+	for (size_t i = 0; i < k && rc != -ETIMEDOUT; i++) {
+		int r = wait_for(n->h, cookies[i], timeout_ms);
+
+		if (r && !rc)
+			rc = r;
+	}
 	if (rc == -ETIMEDOUT)
 		n->failed = rc;
 	return rc;
+}
+
+/* Wait for @cookie (an nbd_aio_* result: < 0 is its error) for
+ * READ_TIMEOUT_MS. */
+static int wait_cmd(struct ba_nbd *n, int64_t cookie)
+{
+	return cookie < 0 ? nbd_rc() : wait_all(n, &cookie, 1, READ_TIMEOUT_MS);
 }
 
 /* Read [start, end) from the export into the memfd, all of it. */
@@ -858,25 +872,6 @@ out:
 #define WRITE_TIMEOUT_MS 120000 /* a flush of a big qcow2 can take long */
 
 static pthread_mutex_t rw_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Wait for the @k commands in @cookies; the first error, or 0.  After a
- * timeout the handle is not polled again (see wait_cmd): a late reply
- * would land in a buffer the caller has taken back. */
-static int wait_all(struct ba_nbd *n, const int64_t *cookies, size_t k,
-		    int timeout_ms)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < k && rc != -ETIMEDOUT; i++) {
-		int r = wait_for(n->h, cookies[i], timeout_ms);
-
-		if (r && !rc)
-			rc = r;
-	}
-	if (rc == -ETIMEDOUT)
-		n->failed = rc;
-	return rc;
-}
 
 static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
 		    uint64_t off)

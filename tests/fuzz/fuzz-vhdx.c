@@ -33,48 +33,49 @@ static uint32_t le32(const uint8_t *p)
 	return le32toh(v);
 }
 
+/* The chunk at *@at of @data: its offset and length (cut by the end of
+ * the input), *@at past it; false at the end. */
+static bool next_chunk(const uint8_t *data, size_t size, size_t *at,
+		       uint32_t *off, size_t *len)
+{
+	if (*at + 6 > size)
+		return false;
+	*off = le32(data + *at);
+	*len = (size_t)data[*at + 4] | (size_t)data[*at + 5] << 8;
+	*at += 6;
+	if (*len > size - *at)
+		*len = size - *at;
+	*at += *len;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ba_image_info info;
 	uint64_t file, need = 0;
 	struct ba_io io;
 	uint8_t *buf;
-	size_t at;
+	size_t at, len;
+	uint32_t off;
 	int rc;
 
 	if (size < 5)
 		return 0;
 	file = le32(data);
 	/* first pass: how large the file must be for its chunks */
-	for (at = 5; at + 6 <= size;) {
-		uint32_t off = le32(data + at);
-		size_t len = (size_t)data[at + 4] | (size_t)data[at + 5] << 8;
-
-		at += 6;
-		if (len > size - at)
-			len = size - at;
+	for (at = 5; next_chunk(data, size, &at, &off, &len);)
 		if ((uint64_t)off + len > need)
 			need = (uint64_t)off + len;
-		at += len;
-	}
 	if (need > file)
 		file = need;
 	if (file > MAX_FILE)
 		file = MAX_FILE;
 	buf = calloc(1, file ? file : 1);
 	FUZZ_CHECK(buf != NULL);
-	for (at = 5; at + 6 <= size;) {
-		uint32_t off = le32(data + at);
-		size_t len = (size_t)data[at + 4] | (size_t)data[at + 5] << 8;
-
-		at += 6;
-		if (len > size - at)
-			len = size - at;
+	for (at = 5; next_chunk(data, size, &at, &off, &len);)
 		if (off < file)
-			memcpy(buf + off, data + at,
+			memcpy(buf + off, data + at - len,
 			       len < file - off ? len : file - off);
-		at += len;
-	}
 	if ((data[4] & 1) && file >= REGION_TABLE + REGION_LENGTH) {
 		uint32_t sum;
 
