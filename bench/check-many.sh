@@ -32,19 +32,10 @@ case $N$SEED$REPS in *[!0-9]*) echo "$0: N, SEED and REPS must be integers" >&2;
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
-abs_bin() { # the absolute path of binary $1 (as given, or under the tree)
-	if [ -x "$1" ]; then
-		echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-	elif [ -x "$TOP/$1" ]; then
-		echo "$TOP/$1"
-	else
-		echo "$0: no blkalign binary at '$1' (build it, or set BLKALIGN)" >&2
-		exit 2
-	fi
-}
-B=$(abs_bin "${BLKALIGN:-build/cli/blkalign}")
+. "$HERE/lib.sh"
+B=$(bench_bin "${BLKALIGN:-build/cli/blkalign}")
 BASE=
-[ -z "${BLKALIGN_BASE:-}" ] || BASE=$(abs_bin "$BLKALIGN_BASE")
+[ -z "${BLKALIGN_BASE:-}" ] || BASE=$(bench_bin "$BLKALIGN_BASE")
 for p in sfdisk jq flock; do
 	command -v "$p" >/dev/null || { echo "$0: '$p' is not installed" >&2; exit 2; }
 done
@@ -55,12 +46,7 @@ done
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/blkalign-bench}
 GENVER=$(sha1sum "$HERE/mkimages.sh" | cut -c1-10)
 DIR=$CACHE/n$N-s$SEED-$GENVER
-mkdir -p "$CACHE"
-exec 9>"$DIR.lock"
-if ! flock -n 9; then
-	echo "another run holds $DIR.lock: waiting for it to finish..."
-	flock 9
-fi
+bench_lock "$DIR"
 if [ ! -f "$DIR/manifest.tsv" ]; then
 	echo "generating $N images in $DIR (not timed)..."
 	rm -rf "$DIR"

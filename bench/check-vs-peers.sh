@@ -35,15 +35,8 @@ case $N$SEED$PEER_EVERY$BLK_REPS in *[!0-9]*) echo "$0: N, SEED, PEER_EVERY and 
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
-B=${BLKALIGN:-build/cli/blkalign}
-if [ -x "$B" ]; then
-	B=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
-elif [ -x "$TOP/$B" ]; then
-	B=$TOP/$B
-else
-	echo "$0: no blkalign binary at '$B' (build it, or set BLKALIGN)" >&2
-	exit 2
-fi
+. "$HERE/lib.sh"
+B=$(bench_bin "${BLKALIGN:-build/cli/blkalign}")
 for p in sfdisk parted jq flock; do
 	command -v "$p" >/dev/null || { echo "$0: '$p' is not installed" >&2; exit 2; }
 done
@@ -52,24 +45,13 @@ if [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1; then
 	GNUTIME=/usr/bin/time
 fi
 
-# Microseconds now, into US: $EPOCHREALTIME is a builtin variable (no fork,
-# unlike a $(...) command substitution, which would be timed too).
-US=0
-now_us() { local t=$EPOCHREALTIME; US=$(( 10#${t/./} )); }
 now_us; bench_t0=$US
 
 # --- images (cached) ---
 CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/blkalign-bench}
 GENVER=$(sha1sum "$HERE/mkimages.sh" | cut -c1-10)
 DIR=$CACHE/n$N-s$SEED-$GENVER
-# One run at a time per image set: two would share last-run/ and, worse,
-# the CPUs, and both sets of figures would be wrong.
-mkdir -p "$CACHE"
-exec 9>"$DIR.lock"
-if ! flock -n 9; then
-	echo "another run holds $DIR.lock: waiting for it to finish..."
-	flock 9
-fi
+bench_lock "$DIR" # one run at a time per image set
 if [ ! -f "$DIR/manifest.tsv" ]; then
 	echo "generating $N images in $DIR (not timed)..."
 	now_us; t0=$US

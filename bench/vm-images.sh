@@ -53,15 +53,8 @@ fi
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/.." && pwd)
-B=${BLKALIGN:-build/cli/blkalign}
-if [ -x "$B" ]; then
-	B=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
-elif [ -x "$TOP/$B" ]; then
-	B=$TOP/$B
-else
-	echo "$0: no blkalign binary at '$B' (build it, or set BLKALIGN)" >&2
-	exit 2
-fi
+. "$HERE/lib.sh"
+B=$(bench_bin "${BLKALIGN:-build/cli/blkalign}")
 for p in virt-alignment-scan qemu-img qemu-nbd jq flock; do
 	command -v "$p" >/dev/null || { echo "$0: '$p' is not installed (Debian: libguestfs-tools, qemu-utils, jq, util-linux)" >&2; exit 2; }
 done
@@ -69,8 +62,6 @@ export LIBGUESTFS_BACKEND=${LIBGUESTFS_BACKEND:-direct}
 export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}
 BLK_OPTS=(--physical-sector-size 4096)
 
-US=0
-now_us() { local t=$EPOCHREALTIME; US=$((10#${t/./})); }
 now_us; bench_t0=$US
 
 # --- images ---
@@ -85,12 +76,7 @@ else
 	CACHE=${BENCH_CACHE:-${TMPDIR:-/tmp}/blkalign-bench}
 	GENVER=$(cat "$HERE/mkvmimages.sh" "$TOP/tests/fixtures/mk-md.py" | sha1sum | cut -c1-10)
 	DIR=$CACHE/vm-$GENVER
-	mkdir -p "$CACHE"
-	exec 9>"$DIR.lock"
-	if ! flock -n 9; then
-		echo "another run holds $DIR.lock: waiting for it to finish..."
-		flock 9
-	fi
+	bench_lock "$DIR"
 	if [ ! -f "$DIR/manifest.tsv" ]; then
 		echo "building the 20 images in $DIR (not timed)..."
 		"$HERE/mkvmimages.sh" "$DIR" || exit 2
