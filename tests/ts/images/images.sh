@@ -91,3 +91,53 @@ with open(path, 'r+b') as f:
     print(*at)
 PY
 }
+
+# images_vdisk_src OUT SIZE: a raw disk of SIZE bytes to convert, written
+# so that a reader's mistakes show: random bytes in the first MiB, runs
+# at offsets that straddle every cluster and block size from 512 B to
+# 256 MiB, zeros between (qemu-img convert leaves those unallocated), and
+# the last 300 KiB (the last cluster or block is partial).  SIZE a
+# multiple of 512.
+images_vdisk_src() {
+	local out=$1 size=$2 at
+	rm -f "$out"
+	truncate -s "$size" "$out"
+	head -c $((1024 * 1024)) /dev/urandom | dd of="$out" conv=notrunc status=none
+	for at in 1536000 5242368 16773120 33553920 67108352 134217216 268434944 536870400; do
+		[ $((at + 131072)) -le "$size" ] || continue
+		head -c 131072 /dev/urandom | dd of="$out" bs=512 seek=$((at / 512)) conv=notrunc status=none
+	done
+	head -c 307200 /dev/urandom | dd of="$out" bs=512 seek=$(((size - 307200) / 512)) conv=notrunc status=none
+}
+
+# images_vdisk WHAT IMG same|left: blkalign's own reader (vdisk-dump)
+# reads IMG byte for byte as qemu-img convert -O raw does ('same'), or
+# leaves it to qemu-nbd ('left': exit 3, with its reason).
+images_vdisk() {
+	local what=$1 img=$2 want=$3 dump=$BLKALIGN_BUILD/tests/vdisk-dump rc
+	rm -f "$TS_TMP/vd.raw" "$TS_TMP/ref.raw"
+	"$dump" "$img" "$TS_TMP/vd.raw" >"$TS_TMP/vd.out" 2>"$TS_TMP/vd.err"
+	rc=$?
+	if [ "$want" = left ]; then
+		if [ "$rc" = 3 ]; then
+			ts_ok "$what: left to qemu-nbd ($(cat "$TS_TMP/vd.err"))"
+		else
+			ts_fail "$what: expected the reader to leave it to qemu (exit 3), got exit $rc: $(cat "$TS_TMP/vd.err")"
+		fi
+		return
+	fi
+	if [ "$rc" != 0 ]; then
+		ts_fail "$what: vdisk-dump exit $rc: $(cat "$TS_TMP/vd.err")"
+		return
+	fi
+	if ! qemu-img convert -O raw "$img" "$TS_TMP/ref.raw"; then
+		ts_fail "$what: qemu-img convert failed"
+		return
+	fi
+	if cmp -s "$TS_TMP/vd.raw" "$TS_TMP/ref.raw"; then
+		ts_ok "$what: every byte as qemu reads it ($(stat -c %s "$TS_TMP/ref.raw") bytes)"
+	else
+		ts_fail "$what: differs from qemu-img convert: $(cmp "$TS_TMP/vd.raw" "$TS_TMP/ref.raw" 2>&1 | head -1)"
+	fi
+	rm -f "$TS_TMP/vd.raw" "$TS_TMP/ref.raw"
+}
