@@ -216,8 +216,13 @@ struct blkalign_device {
 	uint64_t virtual_size; /* of the disk an image holds; 0: no image */
 	uint32_t cluster_size; /* of the image's format; 0: not recorded */
 	/* of the ranges the audit asked for, bytes not read because the
-	 * NBD export said they read as zeros (block status); 0 otherwise */
+	 * NBD export said they read as zeros (block status), or the
+	 * image's own tables did; 0 otherwise */
 	uint64_t bytes_skipped;
+	/* who read an image in a qemu format or an export: "blkalign"
+	 * (its own reader of plain images), "qemu-nbd", "nbd" (the URI's
+	 * server); NULL for raw images and block devices */
+	const char *image_reader;
 };
 
 /*

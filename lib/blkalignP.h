@@ -235,6 +235,10 @@ int ba_nbd_open_image(const char *path, const char *format, bool writable,
 		      struct ba_nbd **out, char *why, size_t len);
 int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
 		    size_t len);
+int ba_nbd_open_local(int fd, uint64_t size, const char *format,
+		      struct ba_nbd **out, char *why, size_t len);
+const char *ba_nbd_reader(const struct ba_nbd *n);
+int ba_vdisk_lock(int fd);
 void ba_nbd_close(struct ba_nbd *n);
 uint64_t ba_nbd_size(const struct ba_nbd *n);
 uint64_t ba_nbd_bytes_read(const struct ba_nbd *n);

@@ -303,6 +303,7 @@ static struct json_object *device_json(const struct ba_device *bd)
 	ba_json_str(o, "scheme", d->scheme);
 	ba_json_s64(o, "bytes_read", (int64_t)d->bytes_read);
 	ba_json_str(o, "image_format", d->image_format);
+	ba_json_str(o, "image_reader", d->image_reader);
 	u64_or_null(o, "virtual_size", d->image_format ? d->virtual_size : 0);
 	u64_or_null(o, "cluster_size", d->cluster_size);
 	ba_json_s64(o, "bytes_skipped", (int64_t)d->bytes_skipped);

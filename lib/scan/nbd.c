@@ -23,6 +23,13 @@
  * fetched once; their count is the device's bytes_read.  What the
  * export's block status says reads as zeros is not fetched (fetch()).
  *
+ * A plain image in a format blkalign reads itself (vdisk.h) is not
+ * served by qemu-nbd for check: ba_nbd_open_local() puts our own reader
+ * where the server was, and fetch() reads the file through it into the
+ * same memfd, by the same rules (the format's tables say which ranges
+ * read as zeros, as block status would).  Nothing else changes: the
+ * probe, the bounds, the counts.
+ *
  * libnbd can block in a connect, a handshake or a read from a server
  * that does not answer: everything goes through its asynchronous calls
  * and nbd_poll() with a timeout.  The qemu-nbd child exits when its one
@@ -46,6 +53,7 @@
 
 #include "blkalignP.h"
 #include "ptable.h"
+#include "vdisk.h"
 
 #define CONNECT_TIMEOUT_MS 10000
 #define READ_TIMEOUT_MS	   30000
@@ -68,6 +76,9 @@ struct ba_nbd {
 	size_t nhave, cap;
 	int errfd;		   /* qemu-nbd's stderr, to say why it failed */
 	struct ba_qemu_nbd server; /* our qemu-nbd child, if any */
+	/* or our own reader of the image file (no handle then) */
+	struct ba_vdisk *vd;
+	struct ba_io file;
 };
 
 static int64_t now_ms(void)
@@ -187,6 +198,9 @@ void ba_nbd_close(struct ba_nbd *n)
 	if (n->h)
 		nbd_close(n->h);
 	ba_qemu_nbd_stop(&n->server, 2000);
+	ba_vdisk_close(n->vd);
+	if (n->file.fd >= 0)
+		close(n->file.fd);
 	if (n->memfd >= 0)
 		close(n->memfd);
 	if (n->errfd >= 0)
@@ -203,6 +217,7 @@ static struct ba_nbd *nbd_new(void)
 		return NULL;
 	n->memfd = -1;
 	n->errfd = -1;
+	n->file.fd = -1;
 	n->h = nbd_create();
 	if (!n->h) {
 		free(n);
@@ -218,15 +233,9 @@ static struct ba_nbd *nbd_new(void)
 	return n;
 }
 
-/* After the handshake: the export's size and the memfd of that size. */
-static int attach(struct ba_nbd *n, char *why, size_t len)
+/* The memfd of the export's @size. */
+static int make_memfd(struct ba_nbd *n, int64_t size, char *why, size_t len)
 {
-	int64_t size = nbd_get_size(n->h);
-
-	if (size < 0) {
-		say_nbd(why, len, nbd_rc());
-		return -EIO;
-	}
 	n->size = (uint64_t)size;
 	n->memfd = memfd_create("blkalign-nbd", MFD_CLOEXEC);
 	if (n->memfd < 0 || ftruncate(n->memfd, (off_t)size) < 0) {
@@ -238,6 +247,72 @@ static int attach(struct ba_nbd *n, char *why, size_t len)
 		return rc;
 	}
 	return 0;
+}
+
+/* After the handshake: the export's size and the memfd of that size. */
+static int attach(struct ba_nbd *n, char *why, size_t len)
+{
+	int64_t size = nbd_get_size(n->h);
+
+	if (size < 0) {
+		say_nbd(why, len, nbd_rc());
+		return -EIO;
+	}
+	return make_memfd(n, size, why, len);
+}
+
+/**
+ * ba_nbd_open_local: read the image file open as @fd (@size bytes, in
+ * the format qemu calls @format) with blkalign's own reader (vdisk.h),
+ * under qemu's read lock (ba_vdisk_lock).  @fd is the caller's: a
+ * duplicate is kept.
+ * Returns: 0 with @out set; -ENOTSUP when the reader leaves the image
+ * to qemu, -EBUSY when a qemu writes it, -EINVAL when it looks damaged
+ * (each: let qemu-nbd read it, or say why it cannot), -errno; why (one
+ * line) in @why.
+ */
+int ba_nbd_open_local(int fd, uint64_t size, const char *format,
+		      struct ba_nbd **out, char *why, size_t len)
+{
+	struct ba_nbd *n = calloc(1, sizeof(*n));
+	int rc;
+
+	*out = NULL;
+	if (!n) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	n->memfd = -1;
+	n->errfd = -1;
+	n->status = -1;
+	ba_io_init_fd(&n->file, fcntl(fd, F_DUPFD_CLOEXEC, 3), size);
+	rc = n->file.fd < 0 ? -errno : ba_vdisk_lock(n->file.fd);
+	if (rc) {
+		snprintf(why, len, "%s",
+			 rc == -EBUSY ? "a qemu has it open for writing"
+				      : strerror(-rc));
+		goto out;
+	}
+	rc = ba_vdisk_open(&n->file, format, &n->vd, why, len);
+	if (!rc && n->vd->size > INT64_MAX) {
+		snprintf(why, len, "a virtual size past 8 EiB");
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = make_memfd(n, (int64_t)n->vd->size, why, len);
+out:
+	if (rc) {
+		ba_nbd_close(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+/** ba_nbd_reader: who reads the export: "blkalign", "qemu-nbd", "nbd". */
+const char *ba_nbd_reader(const struct ba_nbd *n)
+{
+	return n->vd ? "blkalign" : n->server.pid ? "qemu-nbd" : "nbd";
 }
 
 /* @name on $PATH, as execvp would find it. */
@@ -663,6 +738,66 @@ static int64_t fetch_covered(struct ba_nbd *n, const struct status_reply *r,
 }
 
 /*
+ * Fetch [start, end) through our own reader of the image: what its
+ * tables say reads as zeros is skipped, as block status would skip it
+ * (the memfd reads as zeros where nothing was written: ranges are never
+ * forgotten here, as this source takes no writes).
+ */
+/*
+ * Of the @k bytes of the DATA extent @e, how many to take as they are:
+ * a hole of the image file at its start (a preallocated cluster no one
+ * wrote) turns it ZERO up to the hole's end, as qemu's block status
+ * says it (the file layer's SEEK_DATA); data is cut at the next hole.
+ */
+static size_t hole_ahead(struct ba_nbd *n, struct ba_vext *e, size_t k)
+{
+	off_t from = (off_t)e->file_off, d, h;
+
+	if (e->file_off >= n->file.size)
+		return e->kind = BA_VEXT_ZERO, k;
+	d = lseek(n->file.fd, from, SEEK_DATA);
+	if (d < 0)
+		/* ENXIO: no data up to the end; else no SEEK_DATA here */
+		return errno == ENXIO ? (e->kind = BA_VEXT_ZERO, k) : k;
+	if (d > from) {
+		e->kind = BA_VEXT_ZERO;
+		return (uint64_t)(d - from) < k ? (size_t)(d - from) : k;
+	}
+	h = lseek(n->file.fd, from, SEEK_HOLE);
+	return h > from && (uint64_t)(h - from) < k ? (size_t)(h - from) : k;
+}
+
+static int fetch_local(struct ba_nbd *n, uint64_t start, uint64_t end,
+		       void *buf)
+{
+	for (uint64_t at = start; at < end;) {
+		struct ba_vext e;
+		size_t k;
+		int rc = ba_vdisk_map(n->vd, at, &e);
+
+		if (rc)
+			return rc;
+		k = e.len < end - at ? (size_t)e.len : (size_t)(end - at);
+		if (k > FETCH_MAX)
+			k = FETCH_MAX;
+		if (e.kind == BA_VEXT_DATA)
+			k = hole_ahead(n, &e, k);
+		if (e.kind == BA_VEXT_ZERO) {
+			n->skipped += k;
+		} else {
+			rc = ba_vdisk_read(n->vd, buf, k, at, NULL);
+			if (!rc)
+				rc = pwrite_full(n->memfd, buf, k, at);
+			if (rc)
+				return rc;
+			n->fetched += k;
+		}
+		at += k;
+	}
+	return have_add(n, start, end);
+}
+
+/*
  * Fetch [start, end) from the export into the memfd.  With block status
  * (base:allocation), what the export says reads as zeros is not read:
  * the memfd reads as zeros where nothing was written.  That is every
@@ -681,6 +816,9 @@ static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 {
 	uint64_t at = start;
 	int rc = n->failed;
+
+	if (n->vd)
+		return fetch_local(n, start, end, buf);
 
 	if (!rc && !n->status)
 		n->status = nbd_can_meta_context(
@@ -878,7 +1016,7 @@ static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
 {
 	int64_t cookies[RW_DEPTH];
 	size_t done = 0;
-	int rc = n->failed;
+	int rc = n->h ? n->failed : -EROFS; /* our own reader only reads */
 
 	if (!rc && (off > n->size || len > n->size - off))
 		return -ENOSPC;
@@ -981,7 +1119,7 @@ int ba_nbd_flush(struct ba_nbd *n)
 	int rc;
 
 	pthread_mutex_lock(&rw_lock);
-	rc = n->failed;
+	rc = n->h ? n->failed : -EROFS;
 	if (!rc) {
 		c = nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
 		rc = c < 0 ? nbd_rc() : wait_all(n, &c, 1, WRITE_TIMEOUT_MS);
@@ -993,5 +1131,5 @@ int ba_nbd_flush(struct ba_nbd *n)
 /** ba_nbd_writable: the export takes writes and flushes. */
 bool ba_nbd_writable(const struct ba_nbd *n)
 {
-	return nbd_is_read_only(n->h) == 0 && nbd_can_flush(n->h) == 1;
+	return n->h && nbd_is_read_only(n->h) == 0 && nbd_can_flush(n->h) == 1;
 }

@@ -495,6 +495,7 @@ static int device(struct saved *s, struct ba_device *d, struct json_object *o)
 	d->pub.bytes_read = unum(o, "bytes_read");
 	/* absent from reports made before images were read through NBD */
 	d->pub.image_format = str(d, o, "image_format");
+	d->pub.image_reader = str(d, o, "image_reader"); /* absent: NULL */
 	d->pub.virtual_size = unum(o, "virtual_size");
 	d->pub.cluster_size = (uint32_t)unum(o, "cluster_size");
 	d->pub.bytes_skipped = unum(o, "bytes_skipped"); /* absent: 0 */

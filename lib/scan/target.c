@@ -250,8 +250,8 @@ static int failed_nbd(struct blkalign_report *r, struct ba_device *d,
  * failure is recorded in @d) or -ENOMEM.
  */
 static int check_image(struct blkalign_report *r, struct ba_device *d,
-		       const char *path, const struct ba_image_info *info,
-		       struct ba_nbd *through)
+		       const char *path, int fd,
+		       const struct ba_image_info *info, struct ba_nbd *through)
 {
 	struct ba_nbd *n = through;
 	char why[512], what[64];
@@ -267,14 +267,23 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 	snprintf(what, sizeof(what), "a %s image", info->format);
 	if (info->damage)
 		return failed_nbd(r, d, path, what, info->damage);
+	/*
+	 * Our own reader when it knows the image (vdisk.h); else, or when
+	 * it finds the image damaged or written by a qemu, qemu-nbd, which
+	 * reads it or says why not in qemu's words.
+	 */
 	rc = n ? 0
-	       : ba_nbd_open_image(path, info->format, false, &n, why,
+	       : ba_nbd_open_local(fd, d->pub.size, info->format, &n, why,
 				   sizeof(why));
+	if (rc && rc != -ENOMEM)
+		rc = ba_nbd_open_image(path, info->format, false, &n, why,
+				       sizeof(why));
 	if (rc && rc != -ENOMEM)
 		ba_image_open_hint(info, why, sizeof(why));
 	if (rc)
 		return rc == -ENOMEM ? rc : failed_nbd(r, d, path, what, why);
 	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
+	d->pub.image_reader = ba_nbd_reader(n);
 	rc = ba_scan_nbd(r->ctx, d, n);
 	if (n != through)
 		ba_nbd_close(n);
@@ -305,6 +314,7 @@ static int check_uri(struct blkalign_report *r, const char *uri,
 	/* the URI's last part is no name to number partitions after */
 	d->pub.name = "nbd";
 	d->pub.image_format = "nbd";
+	d->pub.image_reader = ba_nbd_reader(n);
 	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
 	rc = ba_scan_nbd(r->ctx, d, n);
 	if (n != through)
@@ -354,7 +364,7 @@ static int check_file(struct blkalign_report *r, const char *path,
 		/* a raw image is read through @fd, as it always was */
 		rc = ba_image_sniff(fd, d->pub.size, &info);
 		if (rc > 0) {
-			rc = check_image(r, d, path, &info, through);
+			rc = check_image(r, d, path, fd, &info, through);
 			goto out;
 		}
 		if (through) {

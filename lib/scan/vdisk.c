@@ -261,3 +261,57 @@ int ba_vdisk_read_le32(struct ba_vdisk *vd, uint64_t off, uint32_t *v)
 	*v = rc ? 0 : le32toh(*v);
 	return rc;
 }
+
+/*
+ * qemu's image locks (block/file-posix.c): open file description locks
+ * on single bytes, a shared one at 100 + n for each permission n a user
+ * holds (bit 0 consistent read, bit 1 write...) and at 200 + n for each
+ * it does not let others take.  A read-only qemu-nbd holds consistent
+ * read and does not share write; we take the same two, then test that
+ * no one holds write (a running VM, a qemu-img commit): qemu-nbd would
+ * refuse such an image, and so do we.  A writer that starts later sees
+ * our byte 201 and refuses in turn, for as long as we read.
+ */
+#define LOCK_PERM_BASE	 100
+#define LOCK_SHARED_BASE 200
+#define PERM_READ	 0 /* BLK_PERM_CONSISTENT_READ, bit 0 */
+#define PERM_WRITE	 1 /* BLK_PERM_WRITE, bit 1 */
+
+static int lock_byte(int fd, int cmd, short type, off_t at, struct flock *fl)
+{
+	*fl = (struct flock){.l_type = type, .l_whence = SEEK_SET,
+			     .l_start = at, .l_len = 1};
+	return fcntl(fd, cmd, fl) < 0 ? -errno : 0;
+}
+
+/**
+ * ba_vdisk_lock: take qemu's read locks on the image open as @fd, as a
+ * read-only qemu-nbd takes them (released when @fd is closed).
+ * Returns: 0; -EBUSY when a qemu holds it for writing; -errno.  A file
+ * system without OFD locks (-EINVAL, -ENOLCK, -EOPNOTSUPP) is read
+ * unlocked, as qemu reads it then.
+ */
+int ba_vdisk_lock(int fd)
+{
+	struct flock fl;
+	int rc = lock_byte(fd, F_OFD_SETLK, F_RDLCK, LOCK_PERM_BASE + PERM_READ,
+			   &fl);
+
+	if (!rc)
+		rc = lock_byte(fd, F_OFD_SETLK, F_RDLCK,
+			       LOCK_SHARED_BASE + PERM_WRITE, &fl);
+	/* no one writes it, no one keeps others from reading it */
+	if (!rc)
+		rc = lock_byte(fd, F_OFD_GETLK, F_WRLCK,
+			       LOCK_PERM_BASE + PERM_WRITE, &fl);
+	if (!rc && fl.l_type == F_UNLCK)
+		rc = lock_byte(fd, F_OFD_GETLK, F_WRLCK,
+			       LOCK_SHARED_BASE + PERM_READ, &fl);
+	if (rc == -EINVAL || rc == -ENOLCK || rc == -EOPNOTSUPP)
+		return 0;
+	if (rc == -EAGAIN || rc == -EACCES)
+		return -EBUSY; /* someone does not share our read */
+	if (!rc && fl.l_type != F_UNLCK)
+		return -EBUSY;
+	return rc;
+}

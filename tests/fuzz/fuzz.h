@@ -6,6 +6,7 @@
 #ifndef BLKALIGN_FUZZ_H
 #define BLKALIGN_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,5 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 void fuzz_fail(const char *file, int line, const char *what)
 	__attribute__((noreturn));
+
+uint32_t fuzz_le32(const uint8_t *p);
+bool fuzz_next_chunk(const uint8_t *data, size_t size, size_t *at,
+		     uint32_t *off, size_t *len);
 
 #endif /* BLKALIGN_FUZZ_H */

@@ -23,7 +23,7 @@ images_json() {
 # cluster grid; tests/ts/images/vhdx-sectors and cluster-grid check
 # those).
 images_strip() {
-	jq -S '.devices |= map(del(.path, .bytes_read, .image_format,
+	jq -S '.devices |= map(del(.path, .bytes_read, .image_format, .image_reader,
 		.virtual_size, .cluster_size, .bytes_skipped,
 		.topology.sources.logical_sector_size,
 		.topology.sources.physical_sector_size) |
