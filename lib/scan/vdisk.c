@@ -23,6 +23,7 @@
 
 static const struct ba_vdisk_format *const formats[] = {
 	&ba_vdisk_qcow2,
+	&ba_vdisk_vhdx,
 };
 
 /**
