@@ -24,6 +24,7 @@
 static const struct ba_vdisk_format *const formats[] = {
 	&ba_vdisk_qcow2,
 	&ba_vdisk_vhdx,
+	&ba_vdisk_vpc,
 };
 
 /**
