@@ -219,6 +219,19 @@ struct ba_image_info {
 };
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info);
 int ba_vhdx_read(struct ba_io *io, struct ba_image_info *info);
+/* What a VHDX's region table and metadata say (image-vhdx.c), for
+ * ba_vhdx_read and the vhdx reader (vdisk-vhdx.c); offsets in bytes. */
+struct ba_vhdx_layout {
+	uint64_t meta_off, meta_len; /* the metadata region */
+	uint64_t bat_off, bat_len;   /* the BAT region (strict) */
+	uint32_t block_size;	     /* File Parameters */
+	uint32_t param_flags;	     /* bit 0 LeaveBlocksAllocated, 1 HasParent */
+	uint32_t logical_sector_size, physical_sector_size;
+	uint64_t disk_size;	       /* Virtual Disk Size (strict) */
+	uint32_t unknown_required; /* regions and items (strict) */
+};
+int ba_vhdx_parse(struct ba_io *io, bool strict, struct ba_vhdx_layout *l,
+		  char *why, size_t wlen);
 void ba_image_open_hint(const struct ba_image_info *info, char *why,
 			size_t len);
 bool ba_nbd_is_uri(const char *target);

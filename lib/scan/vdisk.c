@@ -25,6 +25,8 @@ static const struct ba_vdisk_format *const formats[] = {
 	&ba_vdisk_qcow2,
 	&ba_vdisk_vdi,
 	&ba_vdisk_vmdk,
+	&ba_vdisk_vhdx,
+	&ba_vdisk_vpc,
 };
 
 /**

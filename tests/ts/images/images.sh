@@ -112,9 +112,11 @@ images_vdisk_src() {
 
 # images_vdisk WHAT IMG same|left: blkalign's own reader (vdisk-dump)
 # reads IMG byte for byte as qemu-img convert -O raw does ('same'), or
-# leaves it to qemu-nbd ('left': exit 3, with its reason).
+# leaves it to qemu-nbd ('left': exit 3, with its reason).  qemu-img is
+# told the format vdisk-dump found, as check tells qemu-nbd (its probe
+# takes a fixed VHD, whose footer is at the end only, for raw).
 images_vdisk() {
-	local what=$1 img=$2 want=$3 dump=$BLKALIGN_BUILD/tests/vdisk-dump rc
+	local what=$1 img=$2 want=$3 dump=$BLKALIGN_BUILD/tests/vdisk-dump rc fmt
 	rm -f "$TS_TMP/vd.raw" "$TS_TMP/ref.raw"
 	"$dump" "$img" "$TS_TMP/vd.raw" >"$TS_TMP/vd.out" 2>"$TS_TMP/vd.err"
 	rc=$?
@@ -130,7 +132,8 @@ images_vdisk() {
 		ts_fail "$what: vdisk-dump exit $rc: $(cat "$TS_TMP/vd.err")"
 		return
 	fi
-	if ! qemu-img convert -O raw "$img" "$TS_TMP/ref.raw"; then
+	fmt=$(sed -n 's/^format=\([^ ]*\) .*/\1/p' "$TS_TMP/vd.out")
+	if ! qemu-img convert -f "$fmt" -O raw "$img" "$TS_TMP/ref.raw"; then
 		ts_fail "$what: qemu-img convert failed"
 		return
 	fi
@@ -140,4 +143,28 @@ images_vdisk() {
 		ts_fail "$what: differs from qemu-img convert: $(cmp "$TS_TMP/vd.raw" "$TS_TMP/ref.raw" 2>&1 | head -1)"
 	fi
 	rm -f "$TS_TMP/vd.raw" "$TS_TMP/ref.raw"
+}
+
+# images_vdisk_hostile WHAT IMG: a damaged or hostile image; blkalign's
+# own reader must refuse it with a message (vdisk-dump exit 2 damaged or
+# 3 left to qemu, never a crash or a hang) within 20 s.
+images_vdisk_hostile() {
+	local what=$1 img=$2 dump=$BLKALIGN_BUILD/tests/vdisk-dump rc
+	timeout 20 "$dump" "$img" "$TS_TMP/vd.raw" >"$TS_TMP/vd.out" 2>"$TS_TMP/vd.err"
+	rc=$?
+	rm -f "$TS_TMP/vd.raw"
+	if { [ "$rc" = 2 ] || [ "$rc" = 3 ]; } && [ -s "$TS_TMP/vd.err" ]; then
+		ts_ok "$what: refused, exit $rc ($(head -1 "$TS_TMP/vd.err"))"
+	else
+		ts_fail "$what: expected exit 2 or 3 with a message, got exit $rc: $(head -1 "$TS_TMP/vd.err")"
+	fi
+}
+
+# images_patch IN OUT OFFSET FORMAT VALUE: a copy of IN with one field
+# (python struct FORMAT, e.g. '<I') set to VALUE at byte OFFSET.
+images_patch() {
+	cp "$1" "$2"
+	python3 -c 'import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(struct.pack(sys.argv[3], int(sys.argv[4], 0)))' "$2" "$3" "$4" "$5"
 }
