@@ -160,11 +160,14 @@ images_vdisk_hostile() {
 	fi
 }
 
-# images_patch IN OUT OFFSET FORMAT VALUE: a copy of IN with one field
-# (python struct FORMAT, e.g. '<I') set to VALUE at byte OFFSET.
-images_patch() {
-	cp "$1" "$2"
-	python3 -c 'import struct, sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(int(sys.argv[2])); f.write(struct.pack(sys.argv[3], int(sys.argv[4], 0)))' "$2" "$3" "$4" "$5"
+# images_poke FILE OFFSET STRUCT VALUE: write VALUE packed as python's
+# struct format STRUCT (little-endian: "<Q", "<I"...) at OFFSET of FILE.
+images_poke() {
+	python3 - "$@" <<'PY'
+import struct, sys
+path, off, fmt, val = sys.argv[1], int(sys.argv[2], 0), sys.argv[3], int(sys.argv[4], 0)
+with open(path, "r+b") as f:
+    f.seek(off)
+    f.write(struct.pack(fmt, val))
+PY
 }
