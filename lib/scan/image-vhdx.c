@@ -352,6 +352,10 @@ int ba_vhdx_parse(struct ba_io *io, bool strict, struct ba_vhdx_layout *l,
 	const char *bad = NULL;
 
 	memset(l, 0, sizeof(*l));
+	if (!why || !wlen) { /* "bad = why" below must mean damaged */
+		free(t);
+		return -EINVAL;
+	}
 	if (!t)
 		return -ENOMEM;
 	if (read_at(io, VHDX_REGION_TABLE_OFF, VHDX_TABLE_SIZE, t,
