@@ -54,8 +54,9 @@ _Static_assert(offsetof(struct qcow2_header, be_header_length) == 0x64,
 #define QCOW2_MAX_CLUSTER_BITS 21
 #define QCOW2_MAX_L1_BYTES     (32 * MIB) /* qemu's QCOW_MAX_L1_SIZE */
 
-#define INCOMPAT_DIRTY (1ULL << 0) /* refcounts may be stale: reads are fine \
-				    */
+#define INCOMPAT_DIRTY                                        \
+	(1ULL << 0) /* refcounts may be stale: reads are fine \
+		     */
 #define ENTRY_OFFSET_MASK 0x00fffffffffffe00ULL /* L1E/L2E offset bits */
 #define L2E_COMPRESSED	  (1ULL << 62)
 #define L2E_ZERO	  (1ULL << 0)

@@ -22,11 +22,8 @@
 #include "vdisk.h"
 
 static const struct ba_vdisk_format *const formats[] = {
-	&ba_vdisk_qcow2,
-	&ba_vdisk_vdi,
-	&ba_vdisk_vmdk,
-	&ba_vdisk_vhdx,
-	&ba_vdisk_vpc,
+	&ba_vdisk_qcow2, &ba_vdisk_vdi, &ba_vdisk_vmdk,
+	&ba_vdisk_vhdx,	 &ba_vdisk_vpc,
 };
 
 /**
@@ -283,8 +280,10 @@ int ba_vdisk_read_le32(struct ba_vdisk *vd, uint64_t off, uint32_t *v)
 
 static int lock_byte(int fd, int cmd, short type, off_t at, struct flock *fl)
 {
-	*fl = (struct flock){.l_type = type, .l_whence = SEEK_SET,
-			     .l_start = at, .l_len = 1};
+	*fl = (struct flock){.l_type = type,
+			     .l_whence = SEEK_SET,
+			     .l_start = at,
+			     .l_len = 1};
 	return fcntl(fd, cmd, fl) < 0 ? -errno : 0;
 }
 
