@@ -225,9 +225,9 @@ struct ba_vhdx_layout {
 	uint64_t meta_off, meta_len; /* the metadata region */
 	uint64_t bat_off, bat_len;   /* the BAT region (strict) */
 	uint32_t block_size;	     /* File Parameters */
-	uint32_t param_flags;	     /* bit 0 LeaveBlocksAllocated, 1 HasParent */
+	uint32_t param_flags; /* bit 0 LeaveBlocksAllocated, 1 HasParent */
 	uint32_t logical_sector_size, physical_sector_size;
-	uint64_t disk_size;	       /* Virtual Disk Size (strict) */
+	uint64_t disk_size;	   /* Virtual Disk Size (strict) */
 	uint32_t unknown_required; /* regions and items (strict) */
 };
 int ba_vhdx_parse(struct ba_io *io, bool strict, struct ba_vhdx_layout *l,
