@@ -25,30 +25,6 @@
 #define REGION_TABLE  (192u * 1024)
 #define REGION_LENGTH (64u * 1024)
 
-static uint32_t le32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
-}
-
-/* The chunk at *@at of @data: its offset and length (cut by the end of
- * the input), *@at past it; false at the end. */
-static bool next_chunk(const uint8_t *data, size_t size, size_t *at,
-		       uint32_t *off, size_t *len)
-{
-	if (*at + 6 > size)
-		return false;
-	*off = le32(data + *at);
-	*len = (size_t)data[*at + 4] | (size_t)data[*at + 5] << 8;
-	*at += 6;
-	if (*len > size - *at)
-		*len = size - *at;
-	*at += *len;
-	return true;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ba_image_info info;
@@ -61,9 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 5)
 		return 0;
-	file = le32(data);
+	file = fuzz_le32(data);
 	/* first pass: how large the file must be for its chunks */
-	for (at = 5; next_chunk(data, size, &at, &off, &len);)
+	for (at = 5; fuzz_next_chunk(data, size, &at, &off, &len);)
 		if ((uint64_t)off + len > need)
 			need = (uint64_t)off + len;
 	if (need > file)
@@ -72,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		file = MAX_FILE;
 	buf = calloc(1, file ? file : 1);
 	FUZZ_CHECK(buf != NULL);
-	for (at = 5; next_chunk(data, size, &at, &off, &len);)
+	for (at = 5; fuzz_next_chunk(data, size, &at, &off, &len);)
 		if (off < file)
 			memcpy(buf + off, data + at - len,
 			       len < file - off ? len : file - off);
