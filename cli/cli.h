@@ -31,6 +31,12 @@ void cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_vwarnx(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0)));
 void cli_log_to_stderr(void *data, const char *msg);
+
+/* --json's one document on stdout (json-out.c). */
+void cli_json_want(const char *command);
+FILE *cli_json_stdout(void);
+void cli_json_note(const char *msg);
+int cli_json_finish(int status);
 int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 int cli_parse_partition(const char *arg, int *out);
@@ -47,7 +53,7 @@ struct cli_cmd {
 	void (*usage)(FILE *out);
 };
 
-/* cli_parse_opts()'s "stop, exit 0": --help or --list-codes printed */
+/* cli_parse_opts()'s "stop, exit 0": --help printed */
 #define CLI_DONE (-1)
 
 /* One option @c of a command (its argument @arg): 0, CLI_DONE or the
@@ -118,6 +124,7 @@ enum cli_target_kind {
 struct cli_target {
 	char *path;
 	enum cli_target_kind kind;
+	char *part_of; /* skipped: why (a part of another target's disk) */
 };
 
 struct cli_targets {
@@ -128,6 +135,7 @@ struct cli_targets {
 int cli_targets_add(struct cli_targets *t, const char *arg, bool expand);
 int cli_targets_read(struct cli_targets *t, const char *file, bool nul,
 		     bool expand);
+int cli_targets_find_parts(struct cli_targets *t);
 void cli_targets_free(struct cli_targets *t);
 int cli_target_audit(struct blkalign_report *r, const struct cli_source *src,
 		     const struct cli_target *t);

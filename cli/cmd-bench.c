@@ -675,7 +675,7 @@ static int run_compare(const struct bench_args *a)
 	if (status)
 		return status;
 	if (a->json) {
-		if (blkalign_bench_compare_write_json(cmp, stdout)) {
+		if (blkalign_bench_compare_write_json(cmp, cli_json_stdout())) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}
@@ -708,7 +708,7 @@ static int run_sweep(const struct bench_args *a)
 	if (status)
 		return status;
 	if (a->json) {
-		if (blkalign_bench_write_json(r, stdout)) {
+		if (blkalign_bench_write_json(r, cli_json_stdout())) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}

@@ -71,12 +71,21 @@ static void usage(FILE *out)
 	      out);
 }
 
-static void list_codes(void)
+/* --list-codes: every finding code, as a table or (--json) a document. */
+static int list_codes(bool json)
 {
+	if (json) {
+		if (blkalign_finding_codes_write_json(cli_json_stdout())) {
+			cli_warnx("cannot write the JSON output");
+			return BLKALIGN_STATUS_FAILED;
+		}
+		return 0;
+	}
 	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
 	     c++)
 		printf("%-28s %-8s %s\n", c->code,
 		       blkalign_severity_name(c->severity), c->summary);
+	return 0;
 }
 
 static const struct option longopts[] = {
@@ -110,7 +119,7 @@ struct check_args {
 	const char *color;
 	const char *files_from;
 	enum progress_mode progress;
-	bool json, null;
+	bool json, null, list_codes;
 };
 
 static int check_opt(void *data, int c, const char *arg)
@@ -153,8 +162,8 @@ static int check_opt(void *data, int c, const char *arg)
 		}
 		return 0;
 	case OPT_LIST_CODES:
-		list_codes();
-		return CLI_DONE;
+		a->list_codes = true;
+		return 0;
 	}
 	/* a bad value: said */
 	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
@@ -345,8 +354,14 @@ static int make_targets(const struct check_args *a, int argc, char **argv,
 			cli_warnx("out of memory");
 			return BLKALIGN_STATUS_FAILED;
 		}
-	if (a->files_from)
-		return cli_targets_read(t, a->files_from, a->null, expand);
+	if (a->files_from &&
+	    cli_targets_read(t, a->files_from, a->null, expand))
+		return BLKALIGN_STATUS_FAILED;
+	/* an extent or a backing file is audited as part of its disk */
+	if (expand && cli_targets_find_parts(t)) {
+		cli_warnx("out of memory");
+		return BLKALIGN_STATUS_FAILED;
+	}
 	return 0;
 }
 
@@ -363,6 +378,8 @@ int cmd_check(int argc, char **argv)
 	rc = cli_parse_opts(&check_cmd, argc, argv, check_opt, &a);
 	if (rc)
 		return rc == CLI_DONE ? 0 : rc;
+	if (a.list_codes)
+		return list_codes(a.json);
 	if (cli_source_usage(&a.src, &a.topo))
 		return BLKALIGN_STATUS_USAGE;
 	if (a.null && !a.files_from)
@@ -393,7 +410,8 @@ int cmd_check(int argc, char **argv)
 	}
 	s.color = !a.json && cli_use_color(a.color);
 	s.prog.mode = a.progress;
-	if (a.json && blkalign_report_write_json_begin(report, stdout))
+	if (a.json &&
+	    blkalign_report_write_json_begin(report, cli_json_stdout()))
 		s.status |= BLKALIGN_STATUS_FAILED;
 	audit(report, &a, &targets, optind < argc || a.files_from, &s);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&

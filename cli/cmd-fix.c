@@ -149,6 +149,27 @@ static void on_progress(void *data, uint64_t done, uint64_t total)
 	}
 }
 
+/* Before a move: what it copies, in words (not in --progress none). */
+static void on_copying(void *data, int number, uint64_t to_copy, uint64_t whole,
+		       const char *source, const char *content)
+{
+	struct progress *p = data;
+	char a[32], b[32];
+
+	if (p->mode == PROGRESS_NONE)
+		return;
+	blkalign_size_format(to_copy, BLKALIGN_SIZE_LSBLK, a, sizeof(a));
+	blkalign_size_format(whole, BLKALIGN_SIZE_LSBLK, b, sizeof(b));
+	if (source && strcmp(source, "whole") && to_copy < whole)
+		fprintf(stderr,
+			"partition %d: copying %s of %s (the %s's used blocks, "
+			"%s map)\n",
+			number, a, b, content ? content : "contents", source);
+	else
+		fprintf(stderr, "partition %d: copying %s (all of it)\n",
+			number, a);
+}
+
 static void print_text(const struct blkalign_fix_outcome *o)
 {
 	const struct blkalign_fix_result *r = &o->res;
@@ -163,6 +184,11 @@ static void print_text(const struct blkalign_fix_outcome *o)
 		       r->old_start / lss, r->new_start / lss,
 		       r->old_size / lss, r->new_size / lss);
 	putchar('\n');
+	if (r->bytes_copied && r->bytes_skipped)
+		printf("  copied only the bytes its contents use (%s map): "
+		       "%" PRIu64 " of %" PRIu64 " bytes\n",
+		       r->map_source, r->bytes_copied,
+		       r->bytes_copied + r->bytes_skipped);
 	if (r->bytes_copied)
 		printf("  copied %" PRIu64 " bytes in %" PRIu64
 		       " steps (%s mode), %.2f s, %.1f MiB/s\n",
@@ -253,6 +279,9 @@ static int do_inspect(struct blkalign_ctx *ctx, const char *target,
 			journal = NULL; /* none: what the marker says */
 	}
 	rc = blkalign_fix_inspect(ctx, target, journal, json, stdout);
+	/* but a bad call or no memory, the document is on stdout */
+	if (json && rc != -EINVAL && rc != -ENOMEM)
+		cli_json_stdout();
 	if (rc < 0) {
 		cli_warnx("cannot inspect '%s': %s", journal ? journal : target,
 			  strerror(-rc));
@@ -263,7 +292,8 @@ static int do_inspect(struct blkalign_ctx *ctx, const char *target,
 	return rc ? BLKALIGN_STATUS_FAILED : 0;
 }
 
-/* Nothing needs to move: say which partitions may, and how. */
+/* Nothing needs to move: say which partitions may, and how (--json:
+ * the document's "optional"). */
 static void say_optional(const struct blkalign_fix_run *run, const char *target)
 {
 	for (size_t k = 0; k < run->noptional; k++)
@@ -394,6 +424,7 @@ static int prepare(struct blkalign_ctx *ctx, struct fix_args *a, char *dbuf,
 			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
 	a->prog.t0 = now();
 	fo->progress = on_progress;
+	fo->copying = on_copying;
 	fo->progress_data = &a->prog;
 	fo->stop = &stop_signal;
 	sa.sa_handler = on_signal;
@@ -440,7 +471,7 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 	} else {
 		a->fo.dry_run = !a->yes;
 		rc = blkalign_fix_disk(ctx, t, a->target, &a->fo, a->only, run);
-		if (!rc && !(*run)->noutcomes)
+		if (!rc && !(*run)->noutcomes && !a->json)
 			say_optional(*run, a->target);
 	}
 	blkalign_fix_target_close(t);
@@ -457,9 +488,8 @@ static int print_run(const struct fix_args *a,
 	size_t n = run ? run->noutcomes : 0;
 
 	if (a->json) {
-		if (blkalign_fix_write_json(n ? run->outcomes : NULL, n,
-					    a->target, a->fo.journal, dry,
-					    status, stdout))
+		if (blkalign_fix_run_write_json(run, a->target, a->fo.journal,
+						dry, status, cli_json_stdout()))
 			status |= BLKALIGN_STATUS_FAILED;
 	} else {
 		for (size_t i = 0; i < n; i++)

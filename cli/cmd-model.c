@@ -56,8 +56,9 @@ static void usage(FILE *out)
 	      "     --workload <list>           presets, comma-separated, or 'all':\n"
 	      "                                 seq-write-buffered, seq-write-direct,\n"
 	      "                                 seq-read, seq-read-direct, rand-write-4k,\n"
-	      "                                 rand-read-4k, mkfs (default: the first\n"
-	      "                                 four and rand-write-4k)\n"
+	      "                                 rand-read-4k, mkfs (default:\n"
+	      "                                 seq-write-buffered, seq-write-direct,\n"
+	      "                                 seq-read, rand-write-4k)\n"
 	      "     --rw <read|write>           direction\n"
 	      "     --bs <size>                 bytes per read or write call\n"
 	      "     --pattern <seq|rand>        sequential from the layer start, or random\n"
@@ -768,7 +769,7 @@ static int print_models(const struct opts *o, const char *target,
 
 	if (o->json) {
 		if (blkalign_model_write_json(target, g, ms->names, ms->m,
-					      ms->n, stdout)) {
+					      ms->n, cli_json_stdout())) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}

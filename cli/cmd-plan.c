@@ -70,6 +70,27 @@ static void print_delta(FILE *out, uint64_t from, uint64_t to, uint64_t lss)
 			(from - to) / lss, from - to);
 }
 
+/* What the move copies, and why that much. */
+static void print_copy(FILE *out, const struct blkalign_plan_part *pp,
+		       uint64_t tput)
+{
+	const char *what = pp->content ? pp->content : "contents";
+
+	fprintf(out, "  copy: %" PRIu64 " bytes", pp->bytes_to_copy);
+	if (pp->map_source && !pp->map_problem &&
+	    strcmp(pp->map_source, "whole"))
+		fprintf(out, " of %" PRIu64 " (the %s's used blocks, %s map)",
+			pp->used_size, what, pp->map_source);
+	fprintf(out,
+		", about %.1f s at %" PRIu64 " MiB/s (assumed throughput)\n",
+		(double)pp->bytes_to_copy / (double)tput, tput / (1024 * 1024));
+	if (pp->map_problem)
+		fprintf(out,
+			"  fix refuses to move it: %s; or move it whole "
+			"with --copy-all\n",
+			pp->map_problem);
+}
+
 static void print_part(FILE *out, const struct blkalign_plan_part *pp,
 		       uint64_t lss, uint64_t tput)
 {
@@ -102,12 +123,7 @@ static void print_part(FILE *out, const struct blkalign_plan_part *pp,
 			pp->used_known ? "uses" : "not sized: keeping all",
 			pp->used_size);
 	if (pp->bytes_to_copy)
-		fprintf(out,
-			"  copy: %" PRIu64 " bytes, about %.1f s at %" PRIu64
-			" MiB/s (assumed throughput)\n",
-			pp->bytes_to_copy,
-			(double)pp->bytes_to_copy / (double)tput,
-			tput / (1024 * 1024));
+		print_copy(out, pp, tput);
 	for (size_t c = 0; c < pp->ncommands; c++)
 		fprintf(out, "  instead: %s\n", pp->commands[c]);
 	if (pp->findings_before || pp->findings_after)
@@ -241,8 +257,9 @@ static unsigned int write_plan(const struct plan_args *a,
 {
 	unsigned int status = 0;
 
-	if (a->json && blkalign_plan_write_json(&plan, 1, a->only,
-						(double)a->tput, stdout)) {
+	if (a->json &&
+	    blkalign_plan_write_json(&plan, 1, a->only, (double)a->tput,
+				     cli_json_stdout())) {
 		cli_warnx("cannot write the JSON plan");
 		status |= BLKALIGN_STATUS_FAILED;
 	}

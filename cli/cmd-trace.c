@@ -183,10 +183,12 @@ static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
 		"alignment offset %u\n",
 		s->layer_size, s->logical_sector_size, s->physical_sector_size,
 		s->alignment_offset);
+	/* the recording's duration: an idle device has no events to span */
 	fprintf(out,
-		"%" PRIu64 " events in %.3f s, %" PRIu64 " lost, %" PRIu64
-		" completions without issue\n\n",
-		s->events, s->seconds, s->lost_events, s->unmatched);
+		"%" PRIu64 " events in %.3f s (first to last: %.3f s), %" PRIu64
+		" lost, %" PRIu64 " completions without issue\n\n",
+		s->events, s->seconds, s->event_seconds, s->lost_events,
+		s->unmatched);
 	fprintf(out, "  %-9s %9s %13s %7s %7s %8s %7s %8s %6s  %s\n", "DIR",
 		"REQUESTS", "BYTES", "MAX", "AVG", "OFF-PHYS", "OFF-4K",
 		"PARTIAL", "RMW", "LATENCY p50/p90/p99/max");
@@ -498,7 +500,7 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 			  "(try a larger --buffer-size)",
 			  s->lost_events);
 	if (a->json) {
-		if (blkalign_trace_write_json(t, stdout)) {
+		if (blkalign_trace_write_json(t, cli_json_stdout())) {
 			cli_warnx("cannot write the JSON output");
 			status |= BLKALIGN_STATUS_FAILED;
 		}
@@ -542,8 +544,11 @@ int cmd_trace(int argc, char **argv)
 	if (status)
 		goto out;
 	if (a.replay_file) {
-		if (replay(t, a.replay_file))
+		/* a file not read whole summarises nothing (said) */
+		if (replay(t, a.replay_file)) {
 			status = BLKALIGN_STATUS_FAILED;
+			goto out;
+		}
 	} else {
 		status = start_trace(t, a.device);
 		if (status)

@@ -52,9 +52,12 @@ static void usage(FILE *out)
 
 void cli_vwarnx(const char *fmt, va_list ap)
 {
-	fputs(PROGRAM ": ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[2048];
+
+	/* the failure document of --json keeps it too (cut at 2 KiB) */
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, PROGRAM ": %s\n", msg);
+	cli_json_note(msg);
 }
 
 void cli_warnx(const char *fmt, ...)
@@ -78,7 +81,7 @@ int cli_main(int argc, char **argv)
 	const char *name;
 
 	if (argc < 2)
-		return cmd_check(argc, argv);
+		return cli_json_finish(cmd_check(argc, argv));
 	name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		usage(stdout);
@@ -96,11 +99,11 @@ int cli_main(int argc, char **argv)
 		/* getopt's messages then read "blkalign check: ..." */
 		snprintf(prog, sizeof(prog), PROGRAM " %s", name);
 		argv[1] = prog;
-		return commands[i].fn(argc - 1, argv + 1);
+		return cli_json_finish(commands[i].fn(argc - 1, argv + 1));
 	}
 	/* No command: options or targets go to 'check'. */
 	if (name[0] == '-' || strchr(name, '/') || access(name, F_OK) == 0)
-		return cmd_check(argc, argv);
+		return cli_json_finish(cmd_check(argc, argv));
 	cli_warnx("unknown command '%s'", name);
 	usage(stderr);
 	return BLKALIGN_STATUS_USAGE;

@@ -82,6 +82,9 @@ int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
 			cli_try_help(cmd->name);
 			return BLKALIGN_STATUS_USAGE;
 		}
+		/* every command's -J is --json: its one document */
+		if (c == 'J')
+			cli_json_want(cmd->name);
 		rc = fn(data, c, optarg);
 		if (rc)
 			return rc;

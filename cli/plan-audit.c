@@ -31,6 +31,9 @@ cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 		return NULL;
 	}
 	blkalign_ctx_set_log_fn(*ctxp, cli_log_to_stderr, NULL);
+	/* what each move copies: the contents' used blocks, as fix reads
+	 * them */
+	blkalign_ctx_set_used_maps(*ctxp, true);
 	if (cli_topo_apply(topo, *ctxp)) {
 		*status |= BLKALIGN_STATUS_USAGE;
 		return NULL;

@@ -5,7 +5,10 @@
  * replaced by its entries sorted by name (byte order, whatever the
  * locale), not recursed into.  A target named by the user is audited as
  * it is; an entry found in a directory only when it is a disk image, and
- * skipped with why otherwise (cli_target_audit).
+ * skipped with why otherwise (cli_target_audit).  A file that another
+ * target's image names as a part of its disk (a VMDK extent, a backing
+ * file, a data file: blkalign_image_refs) is skipped too, with whose it
+ * is: it is audited through that image (cli_targets_find_parts).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +36,7 @@ static int add(struct cli_targets *t, char *path, enum cli_target_kind kind)
 	}
 	t->v[t->n].path = path;
 	t->v[t->n].kind = kind;
+	t->v[t->n].part_of = NULL;
 	t->n++;
 	return 0;
 }
@@ -136,10 +140,141 @@ int cli_targets_read(struct cli_targets *t, const char *file, bool nul,
 	return rc;
 }
 
+/* A target's file, by identity: a name in an image and the target may
+ * be spelt differently (./x, a link, an absolute path). */
+struct ident {
+	dev_t dev;
+	ino_t ino;
+	size_t i; /* the target */
+};
+
+static int cmp_ident(const struct ident *a, const struct ident *b)
+{
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return 0;
+}
+
+static int by_ident(const void *a, const void *b)
+{
+	int c = cmp_ident(a, b);
+
+	if (c)
+		return c;
+	return ((const struct ident *)a)->i < ((const struct ident *)b)->i ? -1
+									   : 1;
+}
+
+/* The walk of one target's names (@from, file @self) over the sorted
+ * identities of all of them. */
+struct parts {
+	struct cli_targets *t;
+	const struct ident *ids;
+	size_t n;
+	size_t from;
+	struct ident self;
+};
+
+/* What a file named by an image as @kind is to it, or NULL. */
+static const char *part_what(enum blkalign_image_ref kind)
+{
+	switch (kind) {
+	case BLKALIGN_REF_EXTENT:
+		return "extent";
+	case BLKALIGN_REF_BACKING:
+		return "backing file";
+	case BLKALIGN_REF_DATA_FILE:
+		return "data file";
+	}
+	return NULL;
+}
+
+/* @path, named by target p->from as @kind: each target that is that
+ * file (but the image itself) is skipped as a part of it. */
+static int mark_part(void *data, const char *path, enum blkalign_image_ref kind)
+{
+	struct parts *p = data;
+	struct ident key = {0};
+	size_t lo = 0, hi = p->n;
+	struct stat st;
+
+	if (!part_what(kind) || stat(path, &st) < 0)
+		return 0;
+	key.dev = st.st_dev;
+	key.ino = st.st_ino;
+	if (!cmp_ident(&key, &p->self))
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_ident(&p->ids[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n && !cmp_ident(&p->ids[lo], &key); lo++) {
+		struct cli_target *c = &p->t->v[p->ids[lo].i];
+
+		if (c->part_of)
+			continue;
+		/* a disk's extent is just its extent; a backing or data
+		 * file could pass for a disk of its own */
+		if (asprintf(&c->part_of, "%s of '%s'%s", part_what(kind),
+			     p->t->v[p->from].path,
+			     kind == BLKALIGN_REF_EXTENT
+				     ? ""
+				     : ", audited through it") < 0) {
+			c->part_of = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * cli_targets_find_parts: mark each target that another target's image
+ * names as a part of its disk (an extent, a backing or data file), with
+ * why, so that cli_target_audit() skips it: the disk is audited once,
+ * through the image that names the rest.  Targets that cannot be read
+ * are left to the audit to report.  Returns: 0 or -ENOMEM.
+ */
+int cli_targets_find_parts(struct cli_targets *t)
+{
+	struct ident *ids, *files;
+	size_t n = 0;
+	int rc = 0;
+
+	/* the files in the targets' order (the first image to name a
+	 * part is the one said), and sorted to be looked up */
+	ids = calloc(t->n ? 2 * t->n : 1, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	files = ids + t->n;
+	for (size_t i = 0; i < t->n; i++) {
+		struct stat st;
+
+		if (stat(t->v[i].path, &st) == 0 && S_ISREG(st.st_mode))
+			files[n++] = (struct ident){st.st_dev, st.st_ino, i};
+	}
+	memcpy(ids, files, n * sizeof(*ids));
+	qsort(ids, n, sizeof(*ids), by_ident);
+	for (size_t k = 0; k < n && rc != -ENOMEM; k++) {
+		struct parts p = {t, ids, n, files[k].i, files[k]};
+
+		rc = blkalign_image_refs(t->v[p.from].path, mark_part, &p);
+	}
+	free(ids);
+	return rc == -ENOMEM ? rc : 0;
+}
+
 void cli_targets_free(struct cli_targets *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i].path);
+		free(t->v[i].part_of);
+	}
 	free(t->v);
 	t->v = NULL;
 	t->n = t->cap = 0;
@@ -177,6 +312,10 @@ int cli_target_audit(struct blkalign_report *r, const struct cli_source *src,
 	struct stat st;
 	int rc;
 
+	if (t->part_of) {
+		rc = blkalign_report_skip(r, t->path, t->part_of);
+		return rc ? rc : BLKALIGN_CHECK_SKIPPED;
+	}
 	if (t->kind == CLI_TARGET_GIVEN)
 		return cli_source_check(r, src, t->path);
 	/* one that cannot be looked at is reported by the audit, as given */

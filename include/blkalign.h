@@ -81,6 +81,7 @@ enum blkalign_layer_kind {
 	BLKALIGN_LAYER_LUKS,	   /* LUKS payload */
 	BLKALIGN_LAYER_FILESYSTEM, /* filesystem or swap */
 	BLKALIGN_LAYER_ZFS,	   /* ZFS vdev data area */
+	BLKALIGN_LAYER_TABLE,	   /* a partition table inside a partition */
 };
 
 /* One layer of the storage stack, with absolute byte offsets. */
@@ -134,6 +135,24 @@ struct blkalign_layer {
 	 * off their disk's physical sector grid; 0 when unknown. */
 	uint32_t raid_member_physical;
 	uint32_t raid_members_misaligned;
+
+	/* A dos logical partition: where its EBR is, in bytes from the
+	 * start of the disk (fdisk and libfdisk leave it where it was when
+	 * they move the partition: it need not sit just before it); 0 when
+	 * not known. */
+	uint64_t ebr;
+
+	/* A partition whose contents' used blocks were mapped
+	 * (blkalign_ctx_set_used_maps; docs/fix.md, "Used blocks"): the
+	 * bytes of it a move copies (the map's extents in whole sectors,
+	 * with its first MiB, gaps under 64 KiB closed); the map's source
+	 * ("libext2fs", "xfs-bnobt", ..., "whole": no map for these
+	 * contents); and why fix would not trust the map (contents not
+	 * clean, a map that contradicts itself), else NULL.  0 and NULL
+	 * when not read. */
+	uint64_t map_bytes;
+	const char *map_source;
+	const char *map_problem;
 };
 
 enum blkalign_severity {
@@ -255,6 +274,7 @@ int blkalign_ctx_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
 				    const struct blkalign_image_geometry *g);
 int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes);
+void blkalign_ctx_set_used_maps(struct blkalign_ctx *ctx, bool on);
 void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 			     void *data);
 
@@ -301,6 +321,26 @@ int blkalign_report_write_json_begin(struct blkalign_report *r, FILE *out);
 int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out);
 int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
 
+/*
+ * The other files an image file's disk is made of (BLKALIGN_0.2), so that
+ * a run over many files audits each disk once: the extents a VMDK
+ * descriptor file names, the parent a VMDK delta names
+ * (parentFileNameHint), the backing file of a qcow2 or qed image, the
+ * external data file of a qcow2.  @fn gets each one's path (a relative
+ * name joined to @path's directory, as qemu opens it; protocol names
+ * such as nbd: or json: left out) and what it is; a non-zero return stops
+ * the walk and is returned.  Returns: 0 (also for a file that names
+ * nothing, or is no image), or -errno when @path cannot be read.
+ */
+enum blkalign_image_ref {
+	BLKALIGN_REF_EXTENT,	/* a VMDK extent file */
+	BLKALIGN_REF_BACKING,	/* a backing file, a VMDK delta's parent */
+	BLKALIGN_REF_DATA_FILE, /* a qcow2's external data file */
+};
+typedef int (*blkalign_image_ref_fn)(void *data, const char *path,
+				     enum blkalign_image_ref kind);
+int blkalign_image_refs(const char *path, blkalign_image_ref_fn fn, void *data);
+
 /* Pure helpers, exposed for scripts and the model. */
 uint32_t blkalign_soft_block_size(uint64_t size_bytes,
 				  uint32_t logical_sector_size,
@@ -314,6 +354,18 @@ const char *blkalign_layer_kind_name(enum blkalign_layer_kind k);
 const struct blkalign_code *blkalign_finding_codes(void);
 const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
+
+/*
+ * What a command's --json prints when it fails before its own document
+ * (out/failure-json.c): { schema_version, version, command, status,
+ * errors } with the messages it said.  Every finding code the library
+ * can emit as { schema_version, version, codes: [{ code, severity,
+ * summary }] } (check --list-codes --json; out/json.c).  Both return 0,
+ * -EINVAL, -ENOMEM or -EIO.
+ */
+int blkalign_failure_write_json(const char *command, int status,
+				const char *const *errors, size_t n, FILE *out);
+int blkalign_finding_codes_write_json(FILE *out);
 
 /*
  * Sizes for people (out/size.c), in one of the styles the text outputs
@@ -534,13 +586,16 @@ struct blkalign_trace_summary {
 	uint32_t logical_sector_size;
 	uint32_t physical_sector_size;
 	uint32_t alignment_offset;
-	double seconds; /* first to last event */
+	/* the recording: from the events enabled to disabled (a replayed
+	 * file: what it recorded, else its events' span) */
+	double seconds;
 	uint64_t events;
 	uint64_t lost_events;
 	uint64_t unmatched; /* completions without an issue */
 	struct blkalign_trace_dir read, write, discard, flush, other;
 	size_t nbelow; /* the extents on the disks below, in table order */
 	const struct blkalign_trace_below *below;
+	double event_seconds; /* first to last event */
 };
 
 /* Where the trace's events come from, and how they are judged. */
@@ -592,7 +647,14 @@ struct blkalign_plan_part {
 	bool used_known;	      /* false: the whole partition is kept */
 	const char *content;	      /* "ext4", "md", ... or NULL */
 	uint64_t limit;		      /* the end may not pass this byte */
+	/* what a move copies: the used bytes by the contents' map
+	 * (map_source: "libext2fs", ...) when the scan read one
+	 * (blkalign_ctx_set_used_maps) and fix would trust it, else all
+	 * used_size; map_problem: why fix would not trust it (fix refuses
+	 * the move unless told --copy-all), else NULL */
 	uint64_t bytes_to_copy;
+	const char *map_source;
+	const char *map_problem;
 	const char *reason; /* why this action; NULL for none */
 	size_t ncommands;   /* what to do instead, when impossible */
 	const char *const *commands;
@@ -682,6 +744,13 @@ struct blkalign_fix_opts {
 	void (*progress)(void *data, uint64_t done, uint64_t total);
 	void *progress_data;
 	volatile int *stop; /* nonzero: stop after the step in flight */
+	/* once per partition, before its data move starts (with
+	 * progress_data): partition @number copies @to_copy bytes of the
+	 * @whole its contents span, by the map @source ("libext2fs", ...,
+	 * "whole") of its @content ("ext4", or NULL when unknown) */
+	void (*copying)(void *data, int number, uint64_t to_copy,
+			uint64_t whole, const char *source,
+			const char *content);
 };
 
 struct blkalign_fix_result {
@@ -701,7 +770,14 @@ struct blkalign_fix_result {
 	uint64_t writes, flushes; /* this call's, disk and journal */
 	bool refused;		  /* the plan cannot be carried out (no
 				     room, contents too big or not
-				     sized): nothing was written */
+				     sized, contents not clean): nothing
+				     was written */
+	/* What the move copies: the bytes its contents use (the rest is
+	 * skipped), and where that map comes from: "libext2fs",
+	 * "xfs-bnobt", "libntfs-3g", "fat", "btrfs-chunks",
+	 * "lvm-segments", "swap-header", or "whole" (all of it). */
+	uint64_t bytes_to_copy, bytes_skipped;
+	const char *map_source;
 };
 
 /*
@@ -823,6 +899,14 @@ void blkalign_fix_run_free(struct blkalign_fix_run *r);
 int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 			    const char *device, const char *journal,
 			    bool dry_run, int status, FILE *out);
+/*
+ * The same for the whole run @run (NULL: none, as after a refused
+ * journal), with the partitions that could move although aligned
+ * (run->optional) as "optional": [{ number, grain }].
+ */
+int blkalign_fix_run_write_json(const struct blkalign_fix_run *run,
+				const char *device, const char *journal,
+				bool dry_run, int status, FILE *out);
 
 /*
  * Benchmarks (bench/): the alignment phase sweep.  The same I/O at

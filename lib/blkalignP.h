@@ -35,6 +35,7 @@ struct blkalign_ctx {
 	char *sysroot; /* NULL: the live /sys */
 	struct blkalign_image_geometry image;
 	uint32_t page_size;
+	bool used_maps; /* read each partition's used-block map (plan) */
 	blkalign_log_fn log_fn;
 	void *log_data;
 };
@@ -148,9 +149,9 @@ struct ba_device {
 		} * members;
 		size_t nmembers;
 	} dm;
-	/* rules.c, while they run: layer i holds md, LVM, LUKS or ZFS,
-	 * whose I/O bypasses its page cache */
-	bool *below_cache;
+	/* rules.c, while they run: the stack layer directly inside layer
+	 * i, or -1 (what it holds decides what its soft block size costs) */
+	int *content;
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
@@ -232,6 +233,7 @@ struct ba_vhdx_layout {
 };
 int ba_vhdx_parse(struct ba_io *io, bool strict, struct ba_vhdx_layout *l,
 		  char *why, size_t wlen);
+void ba_vhdx_info(const struct ba_vhdx_layout *l, struct ba_image_info *info);
 void ba_image_open_hint(const struct ba_image_info *info, char *why,
 			size_t len);
 bool ba_nbd_is_uri(const char *target);
@@ -244,6 +246,8 @@ int ba_qemu_nbd_start(char *const argv[], int errfd, struct ba_qemu_nbd *q,
 		      char *why, size_t len);
 void ba_qemu_nbd_unlink(struct ba_qemu_nbd *q);
 void ba_qemu_nbd_stop(struct ba_qemu_nbd *q, int grace_ms);
+bool ba_qemu_nbd_said(int errfd, const char *opts, const char *file, char *why,
+		      size_t len);
 int ba_nbd_open_image(const char *path, const char *format, bool writable,
 		      struct ba_nbd **out, char *why, size_t len);
 int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
@@ -251,6 +255,9 @@ int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why,
 int ba_nbd_open_local(int fd, uint64_t size, const char *format,
 		      struct ba_nbd **out, char *why, size_t len);
 const char *ba_nbd_reader(const struct ba_nbd *n);
+#define BA_NBD_GAVE_UP 1 /* ba_nbd_broken: our reader, on a table entry */
+#define BA_NBD_FAILED  2 /* ba_nbd_broken: the reader died, a read failed */
+int ba_nbd_broken(const struct ba_nbd *n, char *why, size_t len);
 int ba_vdisk_lock(int fd);
 void ba_nbd_close(struct ba_nbd *n);
 uint64_t ba_nbd_size(const struct ba_nbd *n);
@@ -365,6 +372,7 @@ enum ba_ebr_state {
 struct ba_dos_part {
 	uint64_t start, sectors; /* absolute, in logical sectors */
 	uint8_t type;
+	uint64_t ebr; /* a logical partition's EBR, in logical sectors */
 };
 
 struct ba_dos_check {
@@ -417,6 +425,10 @@ void ba_rules_run(struct ba_device *d);
 void ba_rules_table_run(struct ba_device *d);
 void ba_rules_stack_run(struct ba_device *d);
 void ba_rules_image_run(struct ba_device *d);
+uint64_t ba_image_grid(const struct blkalign_device *d);
+/* A filesystem of this libblkid type sets the soft block size of what it
+ * is mounted on (rules.c; plan.c sizes its partition by it). */
+bool ba_fs_sets_soft_block(const char *type);
 
 /* md arrays and members from sysfs (md-sysfs.c). */
 int ba_md_holders(struct ba_device *d, int idx, const char *dir);
@@ -444,8 +456,8 @@ int ba_dm_stack(const struct blkalign_ctx *ctx, struct ba_device *d,
 		const char *devdir);
 
 /* Stack: the contents of partitions as layers (stack.c). */
-int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io,
-		   uint64_t base);
+int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io, uint64_t base,
+		   bool maps);
 
 /* scan/: one target into a device record of the report (target.c), and
  * one opened device, partition or sysfs-only device (scan.c). */

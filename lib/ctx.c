@@ -111,6 +111,18 @@ int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes)
 	return 0;
 }
 
+/**
+ * blkalign_ctx_set_used_maps: whether a scan reads the map of used
+ * blocks of each partition's contents (blkalign_layer.map_bytes), as
+ * fix would read it to copy only those; plan sets it.  Off by default:
+ * it reads the filesystems' bitmaps, more than an audit needs.
+ */
+void blkalign_ctx_set_used_maps(struct blkalign_ctx *ctx, bool on)
+{
+	if (ctx)
+		ctx->used_maps = on;
+}
+
 void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 			     void *data)
 {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fix-disk.c - `blkalign fix` on a whole disk (docs/fix.md): audit and
- * plan it, fix (or, dry, describe) one partition, audit and plan again
- * for the next (a moved partition changes its neighbours' room), and the
- * run's exit status (fix-status.c); or --resume and --rollback, exactly
- * what the journal describes.  The outcomes and their messages belong to
- * the run, freed with blkalign_fix_run_free.
+ * plan it, fix (or, dry, describe) one partition, in an order that keeps
+ * every move clear of the partitions not yet moved, audit and plan again
+ * for the next, and the run's exit status (fix-status.c); or --resume and
+ * --rollback, exactly what the journal describes.  The outcomes and their
+ * messages belong to the run, freed with blkalign_fix_run_free.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -114,14 +114,60 @@ static bool done(const struct run *r, int number)
 	return false;
 }
 
-/* The next partition to fix, or NULL. */
-static const struct blkalign_plan_part *
-next_part(const struct run *r, const struct blkalign_plan *plan, int only)
+static bool overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 {
-	for (size_t k = 0; k < plan->nparts; k++)
-		if (wanted(&plan->parts[k], only) &&
-		    !done(r, plan->parts[k].number))
-			return &plan->parts[k];
+	return a < b + blen && b < a + alen;
+}
+
+/* Where @o is while @pp moves: where it is now, or in a dry run, where
+ * it was said to go when that was said before. */
+static bool in_the_way(const struct run *r, const struct blkalign_plan_part *pp,
+		       const struct blkalign_plan_part *o, bool dry_run)
+{
+	bool moved = dry_run && done(r, o->number) &&
+		     (o->action == BLKALIGN_PLAN_MOVE ||
+		      o->action == BLKALIGN_PLAN_RESIZE);
+
+	return moved ? overlap(pp->new_start, pp->new_size, o->new_start,
+			       o->new_size)
+		     : overlap(pp->new_start, pp->new_size, o->old_start,
+			       o->old_size);
+}
+
+/*
+ * The next partition to fix, or NULL: the first in table order whose
+ * new place is clear of every other partition, the impossible ones last
+ * (a move of another may make room for them: the next round's plan
+ * says).  The plan is of the whole disk: a partition that grows or
+ * moves into the place of the next one waits until that one has moved
+ * on (the plan moved it right, into free space).  @blocked: when one is
+ * wanted but every wanted one waits on another, the number of a
+ * partition in the way, else 0.
+ */
+static const struct blkalign_plan_part *
+next_part(const struct run *r, const struct blkalign_plan *plan, int only,
+	  bool dry_run, int *blocked)
+{
+	*blocked = 0;
+	for (size_t k = 0; k < 2 * plan->nparts; k++) {
+		const struct blkalign_plan_part *pp =
+			&plan->parts[k % plan->nparts];
+		bool clear = true;
+
+		if (!wanted(pp, only) || done(r, pp->number) ||
+		    (k < plan->nparts) !=
+			    (pp->action != BLKALIGN_PLAN_IMPOSSIBLE))
+			continue;
+		for (size_t o = 0; o < plan->nparts && clear; o++)
+			if (o != k % plan->nparts &&
+			    pp->action != BLKALIGN_PLAN_IMPOSSIBLE &&
+			    in_the_way(r, pp, &plan->parts[o], dry_run)) {
+				clear = false;
+				*blocked = plan->parts[o].number;
+			}
+		if (clear)
+			return pp;
+	}
 	return NULL;
 }
 
@@ -174,12 +220,24 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 	struct blkalign_plan *plan = audit_plan(ctx, t, path, &rep);
 	const struct blkalign_plan_part *pp = NULL;
 	bool more = false;
+	int blocked;
 
 	if (!plan || interrupted(ctx, plan->device)) {
 		r->pub.status |= BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
-	pp = next_part(r, plan, only);
+	pp = next_part(r, plan, only, o->dry_run, &blocked);
+	if (!pp && blocked) {
+		ba_log(ctx,
+		       "partition %d has to move first: the plan puts what "
+		       "is left to fix where it is now%s",
+		       blocked,
+		       only ? " (fix it first, or run without "
+			      "--partition)"
+			    : "");
+		r->pub.status |= BLKALIGN_STATUS_INCOMPLETE;
+		goto out;
+	}
 	if (!pp) {
 		if (only && !r->pub.noutcomes)
 			ba_log(ctx, "partition %d: nothing to do (%s)", only,

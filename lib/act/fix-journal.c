@@ -65,6 +65,7 @@ static uint64_t place(struct ba_jpart *p, int copy, uint64_t off, uint64_t len)
 void ba_journal_layout(struct ba_journal *j)
 {
 	uint64_t blen = ba_fix_bound_len(&j->g), off;
+	uint64_t mlen = j->g.map_nr * sizeof(struct ba_extent);
 
 	j->hdr_off[0] = 0;
 	j->rec_off = J_HDR_SIZE;
@@ -73,6 +74,7 @@ void ba_journal_layout(struct ba_journal *j)
 	off = place(&j->head_p, 0, off, j->g.head_len);
 	off = place(&j->bound_p, 0, off, blen);
 	off = place(&j->rbound_p, 0, off, blen);
+	off = place(&j->map_p, 0, off, mlen);
 	j->data_off[0] = off;
 	if (j->g.batch)
 		off += align4k(j->g.step);
@@ -83,6 +85,7 @@ void ba_journal_layout(struct ba_journal *j)
 	off = place(&j->head_p, 1, off, j->g.head_len);
 	off = place(&j->bound_p, 1, off, blen);
 	off = place(&j->rbound_p, 1, off, blen);
+	off = place(&j->map_p, 1, off, mlen);
 	j->hdr_off[1] = off;
 	j->size = off + J_HDR_SIZE;
 }
@@ -171,6 +174,7 @@ static int write_header(struct ba_journal *j)
 	h->head = j->head_p;
 	h->bound = j->bound_p;
 	h->rbound = j->rbound_p;
+	h->map = j->map_p;
 	h->g = j->g;
 	for (uint32_t i = 0; i < j->g.npatches; i++) {
 		h->patches[i].off = j->patches[i].off;
@@ -254,6 +258,7 @@ int ba_journal_create(struct ba_journal *j, struct ba_fix_io *io,
 	j->blob_p.hash = XXH3_64bits(blob, (size_t)j->blob_p.len);
 	j->head_p.hash = XXH3_64bits(j->head, (size_t)j->head_p.len);
 	j->bound_p.hash = j->g.bound_hash;
+	j->map_p.hash = j->g.map_hash;
 	/* the whole file first, so that nothing later needs space: where
 	 * the file system can, allocated (posix_fallocate: later writes
 	 * there "are guaranteed not to fail because of lack of disk space"),
@@ -271,6 +276,8 @@ int ba_journal_create(struct ba_journal *j, struct ba_fix_io *io,
 		rc = write_part(j, &j->head_p, j->head);
 	if (!rc && j->bound_p.len)
 		rc = write_part(j, &j->bound_p, j->bound);
+	if (!rc && j->map_p.len)
+		rc = write_part(j, &j->map_p, j->map);
 	if (!rc)
 		rc = write_records(j);
 	if (!rc)
@@ -317,6 +324,8 @@ static bool geom_ok(const struct ba_fix_geom *g)
 	       g->new_start <= g->disk_size &&
 	       g->new_size <= g->disk_size - g->new_start && g->chains &&
 	       g->chains <= BA_FIX_MAX_CHAINS && g->region &&
+	       g->map_nr <= BA_FIX_MAP_MAX && g->map_used <= g->len &&
+	       memchr(g->map_source, '\0', sizeof(g->map_source)) &&
 	       (g->chains == 1 ||
 		(g->region <= g->len / (g->chains - 1) && g->region >= d &&
 		 ba_fix_bound_len(g) <= 64 * MIB));
@@ -333,6 +342,10 @@ static int read_header(struct ba_journal *j, uint64_t off, struct j_header *h)
 	if (ba_file_read(&j->file, h, J_HDR_SIZE, off))
 		return 0;
 	if (!off && !memcmp(h->magic, J_MAGIC_V1, 8))
+		j->h.old_format = 1;
+	if (!off && !memcmp(h->magic, J_MAGIC_V2, 8))
+		j->h.old_format = 2;
+	if (j->h.old_format)
 		return -EPROTO;
 	return header_ok(h) && geom_ok(&h->g);
 }
@@ -361,7 +374,8 @@ static bool layout_ok(struct ba_journal *j, const struct j_header *h)
 	       !memcmp(h->data_off, j->data_off, sizeof(h->data_off)) &&
 	       h->blob.len == j->blob_p.len && h->head.len == j->head_p.len &&
 	       h->bound.len == j->bound_p.len &&
-	       h->rbound.len == j->rbound_p.len &&
+	       h->rbound.len == j->rbound_p.len && h->map.len == j->map_p.len &&
+	       !memcmp(h->map.off, j->map_p.off, sizeof(h->map.off)) &&
 	       !memcmp(h->blob.off, j->blob_p.off, sizeof(h->blob.off)) &&
 	       !memcmp(h->head.off, j->head_p.off, sizeof(h->head.off)) &&
 	       !memcmp(h->bound.off, j->bound_p.off, sizeof(h->bound.off)) &&
@@ -528,6 +542,42 @@ static int open_header(struct ba_journal *j, struct j_header *h, bool thorough)
 	return a == 1 || bb ? 0 : -EBADMSG;
 }
 
+/* The map's extents sorted, disjoint, inside [0, len), summing to
+ * map_used. */
+static bool map_ok(const struct ba_journal *j)
+{
+	uint64_t sum = 0, end = 0;
+
+	for (uint64_t i = 0; i < j->g.map_nr; i++) {
+		const struct ba_extent *e = &j->map[i];
+
+		if (!e->len || e->off < end || e->off > j->g.len ||
+		    e->len > j->g.len - e->off)
+			return false;
+		end = e->off + e->len;
+		sum += e->len;
+	}
+	return sum == j->g.map_used;
+}
+
+/* The map of the bytes the move copies, from a good copy; none good:
+ * j->map NULL (ba_fix_lacks refuses to go on without it). */
+static int read_map(struct ba_journal *j, bool thorough)
+{
+	if (!j->g.map_nr)
+		return 0;
+	j->map = ba_file_alloc(j->map_p.len);
+	if (!j->map)
+		return -ENOMEM;
+	if (read_part(j, &j->map_p, j->map_p.hash, (uint8_t *)j->map, j->h.map,
+		      thorough) ||
+	    !map_ok(j)) {
+		free(j->map);
+		j->map = NULL;
+	}
+	return 0;
+}
+
 /**
  * ba_journal_open: read the journal at @path (locked; its I/O through
  * @io): a header copy, the patches, the head and the newest valid record
@@ -568,6 +618,7 @@ int ba_journal_open(struct ba_journal *j, struct ba_fix_io *io,
 	j->head_p = h->head;
 	j->bound_p = h->bound;
 	j->rbound_p = h->rbound;
+	j->map_p = h->map;
 	j->h.size = j->file.size;
 	j->h.want = j->size;
 	j->blob = ba_file_alloc(j->blob_p.len);
@@ -591,7 +642,9 @@ int ba_journal_open(struct ba_journal *j, struct ba_fix_io *io,
 		free(j->head);
 		j->head = NULL;
 	}
-	rc = read_records(j);
+	rc = read_map(j, thorough);
+	if (!rc)
+		rc = read_records(j);
 	if (!rc)
 		rc = check_data(j);
 	if (!rc && thorough && j->bound_p.len) {
@@ -752,6 +805,8 @@ void ba_journal_close(struct ba_journal *j)
 {
 	free(j->bound);
 	j->bound = NULL;
+	free(j->map);
+	j->map = NULL;
 	ba_file_close(&j->file);
 	free(j->blob);
 	free(j->head);

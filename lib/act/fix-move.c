@@ -91,13 +91,49 @@ static void overlay(uint8_t *buf, uint64_t rel, uint64_t len,
 		memcpy(buf + (a - rel), src + (a - ref), (size_t)(b - a));
 }
 
+/* The bytes [rel, rel + len) of the partition at @base as the move sees
+ * them: with a map, its used bytes and zeros between (fix-used.c). */
+static int read_used(struct ba_fix_run *r, uint8_t *buf, uint64_t base,
+		     uint64_t rel, uint64_t len)
+{
+	struct ba_journal *j = r->j;
+	uint64_t i, a, b;
+	int rc = 0;
+
+	if (!j->map)
+		return ba_file_read(r->dev, buf, (size_t)len, base + rel);
+	memset(buf, 0, (size_t)len);
+	for (i = ba_fix_map_from(j, rel);
+	     !rc && ba_fix_map_piece(j, i, rel, len, &a, &b); i++)
+		rc = ba_file_read(r->dev, buf + (a - rel), (size_t)(b - a),
+				  base + a);
+	return rc;
+}
+
+/* Zeros over what the map leaves out of [rel, rel + len) of @buf. */
+static void mask(const struct ba_journal *j, uint8_t *buf, uint64_t rel,
+		 uint64_t len)
+{
+	uint64_t i, a, b, at = rel;
+
+	if (!j->map)
+		return;
+	for (i = ba_fix_map_from(j, rel);
+	     ba_fix_map_piece(j, i, rel, len, &a, &b); i++) {
+		memset(buf + (at - rel), 0, (size_t)(a - at));
+		at = b;
+	}
+	memset(buf + (at - rel), 0, (size_t)(rel + len - at));
+}
+
 /* The logical source bytes: the device; the head and, in step mode, the
- * boundaries of the move in flight from the journal. */
+ * boundaries of the move in flight from the journal; zeros where the map
+ * says nothing is used. */
 static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 		    uint64_t len)
 {
 	struct ba_journal *j = r->j;
-	int rc = ba_file_read(r->dev, buf, (size_t)len, j->st.from + rel);
+	int rc = read_used(r, buf, j->st.from, rel, len);
 
 	if (rc)
 		return rc;
@@ -112,6 +148,7 @@ static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 			off += blen;
 		}
 	}
+	mask(j, buf, rel, len);
 	return 0;
 }
 
@@ -119,9 +156,17 @@ static int write_dst(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 		     uint64_t len)
 {
 	struct ba_journal *j = r->j;
+	uint64_t i, a, b;
+	int rc = 0;
 
 	ba_fix_hide_head(&j->g, buf, rel, len);
-	return ba_file_write(r->dev, buf, (size_t)len, j->st.to + rel);
+	if (!j->map)
+		return ba_file_write(r->dev, buf, (size_t)len, j->st.to + rel);
+	for (i = ba_fix_map_from(j, rel);
+	     !rc && ba_fix_map_piece(j, i, rel, len, &a, &b); i++)
+		rc = ba_file_write(r->dev, buf + (a - rel), (size_t)(b - a),
+				   j->st.to + a);
+	return rc;
 }
 
 static struct ba_fix_hash hash_of(const uint8_t *buf, uint64_t len)
@@ -220,7 +265,7 @@ static int redo_batch(struct ba_fix_run *r, uint8_t *buf)
 	if (!rc) {
 		j->st.done += len;
 		j->st.inflight = 0;
-		r->moved += len;
+		r->moved += ba_fix_used(j, rel, len);
 	}
 	return rc;
 }
@@ -245,7 +290,7 @@ int ba_fix_batch_recover(struct ba_fix_run *r, bool repair)
 	buf = ba_file_buffer(len);
 	if (!buf)
 		return -ENOMEM;
-	rc = ba_file_read(r->dev, buf, (size_t)len, st->to + rel);
+	rc = read_used(r, buf, st->to, rel, len);
 	if (!rc) {
 		overlay(buf, rel, len, j->head, 0, j->g.head_len);
 		if (XXH3_64bits(buf, (size_t)len) == st->data_hash) {
@@ -415,7 +460,7 @@ static void plan_window(const struct ba_journal *j, uint64_t *done,
 		for (uint32_t i = 0; i < np; i++) {
 			w->piece[i][w->npieces[i]++] = (struct rjob){
 				prel[i], plen[i], off + prel[i] - lo};
-			w->bytes[i] += plen[i];
+			w->bytes[i] += ba_fix_used(j, prel[i], plen[i]);
 		}
 		if (np > w->nlev)
 			w->nlev = np;
@@ -451,8 +496,7 @@ static int settle(struct ba_fix_run *r, const uint64_t *done)
 			const struct rjob *p = &w->piece[l][i];
 			struct ba_fix_hash x;
 
-			rc = ba_file_read(r->dev, tmp, (size_t)p->len,
-					  st->to + p->rel);
+			rc = read_used(r, tmp, st->to, p->rel, p->len);
 			if (rc || h >= st->nhash)
 				break;
 			x = hash_of(tmp, p->len);
@@ -538,7 +582,8 @@ static int move_chains(struct ba_fix_run *r)
 				rc = write_dst(r, buf[k] + p->off, p->rel,
 					       p->len);
 			}
-			if (!rc)
+			/* a level the map leaves empty wrote nothing */
+			if (!rc && w->bytes[l])
 				rc = ba_file_flush(r->dev);
 			if (rc)
 				break;
@@ -597,7 +642,7 @@ static int move_batches(struct ba_fix_run *r)
 	job.off = 0;
 	reader_start(&rd, buf[0], &job, 1, NULL);
 	while (st->done < total) {
-		uint64_t w = job.len, rel = job.rel, nd = st->done + w;
+		uint64_t w = job.len, rel = job.rel, nd = st->done + w, used;
 
 		rc = reader_wait(&rd);
 		if (rc)
@@ -607,17 +652,19 @@ static int move_batches(struct ba_fix_run *r)
 			job.rel = ba_fix_step_rel(st, nd, job.len);
 			reader_start(&rd, buf[k ^ 1], &job, 1, NULL);
 		}
-		st->inflight = w;
-		rc = ba_journal_record(j, buf[k]);
-		if (!rc)
+		/* a batch the map leaves empty writes nothing: no record */
+		used = ba_fix_used(j, rel, w);
+		st->inflight = used ? w : 0;
+		rc = used ? ba_journal_record(j, buf[k]) : 0;
+		if (!rc && used)
 			rc = write_dst(r, buf[k], rel, w);
-		if (!rc)
+		if (!rc && used)
 			rc = ba_file_flush(r->dev);
 		if (rc)
 			break;
 		st->done = nd;
 		st->inflight = 0;
-		progress(r, w);
+		progress(r, used);
 		if (nd < total && stop_asked(r)) {
 			rc = ba_journal_record(j, NULL);
 			rc = rc ? rc : -EINTR;

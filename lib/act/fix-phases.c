@@ -100,16 +100,18 @@ static int point_table_left(struct ba_file *f, const struct ba_journal *j)
 	return rc ? rc : ba_fix_apply_patches(f, j, true);
 }
 
-/* After a rollback of a left move: the marker left at the new start, in
- * what is free space again, cleared. */
-static int clear_left_marker(struct ba_file *f, const struct ba_journal *j)
+/* The marker left at @at, in what is free space once the fix ends (the
+ * old start after a move to the right, the new start after a rollback
+ * of a move to the left), cleared. */
+static int clear_marker(struct ba_file *f, const struct ba_journal *j,
+			uint64_t at)
 {
 	uint8_t *z = ba_file_alloc(j->g.lss);
 	int rc;
 
 	if (!z)
 		return -ENOMEM;
-	rc = ba_file_write(f, z, j->g.lss, j->g.new_start);
+	rc = ba_file_write(f, z, j->g.lss, at);
 	free(z);
 	return rc ? rc : ba_file_flush(f);
 }
@@ -304,6 +306,8 @@ int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res)
 				rc = write_head(r->dev, j, g->new_start, true);
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, true);
+			if (!rc && g->new_start > g->old_start)
+				rc = clear_marker(r->dev, j, g->old_start);
 			if (!rc)
 				reread(r, g, res);
 			return rc;
@@ -349,7 +353,7 @@ int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res)
 			if (!rc)
 				rc = ba_fix_apply_patches(r->dev, j, false);
 			if (!rc && g->new_start < g->old_start)
-				rc = clear_left_marker(r->dev, j);
+				rc = clear_marker(r->dev, j, g->new_start);
 			if (!rc) {
 				reread(r, g, res);
 				res->pub.rolled_back = true;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fix.h"
+#include "bytes.h"
 
 struct region {
 	uint64_t off, len;
@@ -333,6 +334,32 @@ const char *ba_fix_table_source(const struct ba_file *dev, const char *path,
 	return buf;
 }
 
+static bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/*
+ * A table sector (the MBR, an EBR, a GPT's headers and entries) where
+ * the move writes: its data at the new place, its hidden head at the
+ * old one.  The plan keeps clear of them (an EBR stays where it was
+ * when libfdisk moves a logical partition); a plan that does not is
+ * refused here rather than lose the partitions after it.
+ */
+static int clear_of_moves(const struct ba_fix_geom *g, const struct region *r,
+			  char *err, size_t errlen)
+{
+	if (!overlaps(r->off, r->len, g->new_start, g->len) &&
+	    !overlaps(r->off, r->len, g->old_start, g->head_len))
+		return 0;
+	snprintf(err, errlen,
+		 "the move would write over the partition table at sector "
+		 "%llu (an EBR or a GPT's own sectors): refused, nothing "
+		 "written",
+		 (unsigned long long)(r->off / g->lss));
+	return -EFAULT;
+}
+
 /**
  * ba_fix_table_patches: compute the table change of @j->g into
  * @j->patches, from the table of @d read through @dev.
@@ -352,6 +379,8 @@ int ba_fix_table_patches(struct ba_file *dev, const struct blkalign_device *d,
 	if (rfd < 0)
 		return rfd;
 	rc = regions_of(d, &io, j->g.lss, r, &n, err, errlen);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = clear_of_moves(&j->g, &r[i], err, errlen);
 	for (size_t i = 0; i < n && !rc && dev->nbd; i++)
 		rc = ba_nbd_fill(dev->nbd, r[i].off, r[i].len);
 	if (rc)
@@ -461,30 +490,6 @@ int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 	return rc;
 }
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 /**
  * ba_fix_fs_patch_kind: which "hidden sectors" field @head (the first
  * bytes of a partition holding @content, starting at byte @start) has,
@@ -497,14 +502,14 @@ uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 
 	if (!content || head_len < 512)
 		return BA_FIX_FS_NONE;
-	bps = le16(head + 0x0b);
+	bps = ba_le16(head + 0x0b);
 	if (bps < 512 || bps > 4096 || (bps & (bps - 1)) || start % bps ||
-	    le32(head + 0x1c) != start / bps)
+	    ba_le32(head + 0x1c) != start / bps)
 		return BA_FIX_FS_NONE;
 	if (!strcmp(content, "ntfs"))
 		return BA_FIX_FS_NTFS;
 	if (!strcmp(content, "vfat"))
-		return le16(head + 0x11) == 0 && le16(head + 0x16) == 0
+		return ba_le16(head + 0x11) == 0 && ba_le16(head + 0x16) == 0
 			       ? BA_FIX_FS_FAT32
 			       : BA_FIX_FS_FAT;
 	return BA_FIX_FS_NONE;
@@ -518,8 +523,9 @@ static uint64_t ntfs_backup_rel(const struct ba_journal *j, const uint8_t *head)
 
 	if (j->g.fs_patch != BA_FIX_FS_NTFS || j->g.head_len < 512)
 		return 0;
-	bps = le16(head + 0x0b);
-	total = le64(head + 0x28); /* the backup is the volume's last sector */
+	bps = ba_le16(head + 0x0b);
+	total = ba_le64(head +
+			0x28); /* the backup is the volume's last sector */
 	bk = total * bps;
 	if (!bps || bk / bps != total || bk + bps > j->g.len)
 		return 0;
@@ -538,22 +544,22 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 
 	if (j->g.fs_patch == BA_FIX_FS_NONE || j->g.head_len < 512)
 		return;
-	bps = le16(head + 0x0b);
+	bps = ba_le16(head + 0x0b);
 	if (!bps)
 		return;
-	put_le32(head + 0x1c, (uint32_t)(start / bps));
+	ba_put_le32(head + 0x1c, (uint32_t)(start / bps));
 	if (j->g.fs_patch == BA_FIX_FS_FAT32) {
-		uint64_t bk = (uint64_t)le16(head + 0x32) * bps;
+		uint64_t bk = (uint64_t)ba_le16(head + 0x32) * bps;
 
 		if (bk && bk + 512 <= j->g.head_len &&
-		    le16(head + bk + 0x0b) == bps)
-			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
+		    ba_le16(head + bk + 0x0b) == bps)
+			ba_put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
 	}
 	if (j->g.fs_patch == BA_FIX_FS_NTFS) {
 		uint64_t bk = ntfs_backup_rel(j, head);
 
 		if (bk && bk + bps <= j->g.head_len)
-			put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
+			ba_put_le32(head + bk + 0x1c, (uint32_t)(start / bps));
 	}
 }
 
@@ -574,7 +580,7 @@ int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
 
 	if (!bk || bk < j->g.head_len)
 		return 0;
-	bps = le16(j->head + 0x0b);
+	bps = ba_le16(j->head + 0x0b);
 	a = (start + bk) / lss * lss;
 	len = (start + bk + bps + lss - 1) / lss * lss - a;
 	buf = ba_file_alloc(len);
@@ -582,9 +588,9 @@ int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
 		return -ENOMEM;
 	sec = buf + (start + bk - a);
 	rc = ba_file_read(dev, buf, len, a);
-	if (!rc && !memcmp(sec + 3, "NTFS    ", 8) && le16(sec + 0x0b) == bps &&
-	    le32(sec + 0x1c) != start / bps) {
-		put_le32(sec + 0x1c, (uint32_t)(start / bps));
+	if (!rc && !memcmp(sec + 3, "NTFS    ", 8) &&
+	    ba_le16(sec + 0x0b) == bps && ba_le32(sec + 0x1c) != start / bps) {
+		ba_put_le32(sec + 0x1c, (uint32_t)(start / bps));
 		rc = ba_file_write(dev, buf, len, a);
 		if (!rc)
 			rc = ba_file_flush(dev);

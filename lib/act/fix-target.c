@@ -6,7 +6,9 @@
  * in md, LVM or dm, or open exclusively elsewhere; a second fix too), an
  * image flock'ed and not while a loop device has it.  Also where its
  * journal goes: the default path, named by the disk's identity, and the
- * journals of a directory that belong to it.
+ * journals of a directory that belong to it.  An image that a qemu still
+ * has open (the qemu-nbd of a fix killed a moment ago exits only once it
+ * has flushed the image) is waited for, a few seconds at most.
  */
 #include <blkid/blkid.h>
 #include <dirent.h>
@@ -21,6 +23,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fix.h"
@@ -116,6 +119,51 @@ static bool on_device(const struct blkalign_ctx *ctx, const char *dir,
 	return !strncmp(a, b, strlen(a)) && b[strlen(a)] == '/';
 }
 
+/* How long an image a qemu holds is waited for, and how often looked at. */
+#define QEMU_WAIT_MS 10000
+#define QEMU_POLL_MS 50
+
+/*
+ * Does any process hold one of qemu's image locks on @path?  qemu
+ * (block/file-posix.c) takes open file description locks on byte 100 +
+ * n of each permission n it holds and 200 + n of each it does not share;
+ * a write lock over [100, 300) conflicts with every one of them, so
+ * F_OFD_GETLK finds any (ours included: we hold none yet).
+ */
+static bool qemu_holds(const char *path)
+{
+	struct flock fl = {.l_type = F_WRLCK,
+			   .l_whence = SEEK_SET,
+			   .l_start = 100,
+			   .l_len = 200};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+	close(fd);
+	return held;
+}
+
+/*
+ * Wait until no qemu holds the image @path, QEMU_WAIT_MS at most: the
+ * qemu-nbd of a fix killed a moment ago serves no one any more, but holds
+ * qemu's write lock until it has flushed the image and exited, and the
+ * qemu-nbd of --resume would be refused it.  True when none holds it.
+ */
+static bool qemu_let_go(const char *path)
+{
+	struct timespec tick = {0, QEMU_POLL_MS * 1000L * 1000L};
+
+	for (int ms = 0; qemu_holds(path); ms += QEMU_POLL_MS) {
+		if (ms >= QEMU_WAIT_MS)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	return true;
+}
+
 /**
  * blkalign_fix_target_open: open @path for writing and lock it, its I/O
  * through @io (NULL: the system's), sysfs read below @ctx's sysroot
@@ -131,7 +179,7 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	struct blkalign_fix_target *t;
 	char jdir[4096], loop[300], why[1536], said[512];
 	struct stat st = {0};
-	bool uri;
+	bool uri, held = false;
 	int rc;
 
 	*out = NULL;
@@ -169,6 +217,8 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	t->ctx = ctx;
 	blkalign_ctx_ref(ctx);
 	ba_fix_io_init(&t->io, io);
+	if (S_ISREG(st.st_mode))
+		held = !qemu_let_go(path);
 	rc = ba_file_open_target(&t->file, &t->io, t->path, true, said,
 				 sizeof(said));
 	if (rc == -EBUSY && S_ISBLK(st.st_mode) &&
@@ -180,9 +230,22 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 		    "LVM, device-mapper, another program or another "
 		    "blkalign fix",
 		    path);
+	else if (rc && held)
+		say(msg, len, rc,
+		    "cannot open '%s' for writing: %s (a qemu has held it "
+		    "for %d s: a VM, or the qemu-nbd of a fix stopped a "
+		    "moment ago, still flushing; try again when it has "
+		    "exited)",
+		    path, said[0] ? said : strerror(-rc), QEMU_WAIT_MS / 1000);
 	else if (rc)
 		say(msg, len, rc, "cannot open '%s' for writing: %s", path,
 		    said[0] ? said : strerror(-rc));
+	/* opened directly (a raw image): no qemu-nbd to refuse it */
+	if (!rc && held)
+		rc = say(msg, len, -EBUSY,
+			 "'%s' is open in a qemu (a VM?): its image locks "
+			 "have been held for %d s; stop it first",
+			 path, QEMU_WAIT_MS / 1000);
 	if (!rc && !uri && flock(t->file.fd, LOCK_EX | LOCK_NB))
 		rc = say(msg, len, -EBUSY,
 			 "'%s' is locked by another program (another "

@@ -181,6 +181,8 @@ const char *ba_fix_lacks(struct ba_fix_run *r, bool rollback, bool repair)
 		return "copy of the table sectors it changes";
 	if (!j->head)
 		return "copy of the partition's head (its first MiB)";
+	if (j->g.map_nr && !j->map)
+		return "copy of the map of the blocks the move copies";
 	if (st->inflight && j->h.data != BA_JC_OK &&
 	    ba_fix_batch_recover(r, repair) != 1)
 		return "copy of the batch in flight, and the disk holds "

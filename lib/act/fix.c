@@ -35,6 +35,11 @@ int ba_fix_fail(struct ba_fix_res *res, int rc, const char *fmt, ...)
 
 #define fail ba_fix_fail
 
+static const char *c_or(const char *content)
+{
+	return content ? content : "contents";
+}
+
 static void fill_result(struct ba_fix_res *res, const struct ba_fix_geom *g,
 			const struct ba_fix_run *r)
 {
@@ -45,6 +50,15 @@ static void fill_result(struct ba_fix_res *res, const struct ba_fix_geom *g,
 	res->pub.new_start = g->new_start;
 	res->pub.new_size = g->new_size;
 	res->pub.bytes_copied = r->moved;
+	res->pub.bytes_to_copy = g->new_start == g->old_start ? 0
+				 : g->map_nr		      ? g->map_used
+							      : g->len;
+	res->pub.bytes_skipped = g->new_start == g->old_start ? 0
+				 : g->map_nr ? g->len - g->map_used
+					     : 0;
+	snprintf(res->source, sizeof(res->source), "%s",
+		 g->map_source[0] ? g->map_source : "whole");
+	res->pub.map_source = res->source;
 	res->pub.batch = g->batch;
 	res->pub.steps = r->steps;
 	res->pub.seconds = r->seconds;
@@ -92,8 +106,8 @@ static uint64_t round_up(uint64_t x, uint64_t g)
 /*
  * Whether the contents of partition layer @part keep metadata at its
  * end, found by the kernel from the end: md 0.90 and 1.0 (1.1 and 1.2
- * keep theirs at the start), ZFS (two of its four labels).  A new size
- * would lose them.
+ * keep theirs at the start), ZFS (two of its four labels), a GPT (its
+ * backup header).  A new size would lose them.
  */
 static bool metadata_at_end(const struct blkalign_device *d, int part)
 {
@@ -102,7 +116,8 @@ static bool metadata_at_end(const struct blkalign_device *d, int part)
 
 		if (l->parent != part)
 			continue;
-		if (l->kind == BLKALIGN_LAYER_ZFS)
+		if (l->kind == BLKALIGN_LAYER_ZFS ||
+		    l->kind == BLKALIGN_LAYER_TABLE)
 			return true;
 		if (l->kind == BLKALIGN_LAYER_MD)
 			return !l->version || (strcmp(l->version, "1.1") &&
@@ -204,14 +219,16 @@ static const char *tmpdir_of(const struct blkalign_fix_opts *o, char *buf,
 }
 
 /* What prepare reads of the disk into @j: the head, the boundaries, the
- * table's patches; and the old table as a script next to the journal. */
+ * table's patches and those of what the contents keep at the partition's
+ * end; and the old table as a script next to the journal. */
 static int read_disk(struct blkalign_fix_target *t,
 		     const struct blkalign_device *d,
+		     const struct blkalign_plan_part *pp,
 		     const struct blkalign_fix_opts *o, struct ba_journal *j,
 		     struct ba_fix_res *res)
 {
 	struct ba_file *dev = &t->file;
-	char tbuf[4096], old[4096], src[64];
+	char tbuf[4096], old[4096], src[64], why[256];
 	int rc;
 
 	j->head = ba_file_alloc(j->g.head_len);
@@ -220,6 +237,8 @@ static int read_disk(struct blkalign_fix_target *t,
 	rc = ba_file_read(dev, j->head, j->g.head_len, j->g.old_start);
 	if (rc)
 		return fail(res, rc, "cannot read it: %s", strerror(-rc));
+	j->g.fs_patch = ba_fix_fs_patch_kind(pp->content, j->head,
+					     j->g.head_len, j->g.old_start);
 	if (ba_fix_bound_len(&j->g)) {
 		struct ba_fix_run tmp = {.dev = dev, .j = j};
 		uint64_t blen = ba_fix_bound_len(&j->g);
@@ -238,6 +257,20 @@ static int read_disk(struct blkalign_fix_target *t,
 				  res->msg, sizeof(res->msg));
 	if (rc)
 		return rc;
+	rc = ba_fix_end_patches(dev, j, pp->content);
+	if (rc)
+		return fail(res, rc, "cannot read its end: %s", strerror(-rc));
+	rc = ba_fix_map_read(dev, d, pp, o, j, why, sizeof(why));
+	if (rc == -EUCLEAN || rc == -EBADMSG) {
+		res->pub.refused = true;
+		return fail(res, rc,
+			    "%s holds %s whose used blocks cannot be trusted: "
+			    "%s; or move it whole with --copy-all",
+			    pp->name, c_or(pp->content), why);
+	}
+	if (rc)
+		return fail(res, rc, "cannot read which blocks its %s uses: %s",
+			    c_or(pp->content), why[0] ? why : strerror(-rc));
 	snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
 	rc = ba_fix_save_old_table(
 		ba_fix_table_source(dev, d->path, src, sizeof(src)), j->g.lss,
@@ -288,13 +321,19 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 	if (o->dry_run) {
 		fill_result(res, &j->g, &r);
 		if (j->g.new_start != j->g.old_start)
-			snprintf(res->msg, sizeof(res->msg),
-				 "would copy %llu bytes in %s mode: %u "
-				 "region%s side by side, steps of %llu bytes",
-				 (unsigned long long)j->g.len,
-				 j->g.batch ? "batch" : "step", j->g.chains,
-				 j->g.chains == 1 ? "" : "s",
-				 (unsigned long long)j->g.step);
+			snprintf(
+				res->msg, sizeof(res->msg),
+				"would copy %s%llu bytes%s in %s mode: %u "
+				"region%s side by side, steps of %llu bytes",
+				o->copy_all ? "" : "at most ",
+				(unsigned long long)j->g.len,
+				o->copy_all
+					? ""
+					: " (only the used blocks, by the map "
+					  "read when it runs: plan counts them)",
+				j->g.batch ? "batch" : "step", j->g.chains,
+				j->g.chains == 1 ? "" : "s",
+				(unsigned long long)j->g.step);
 		goto out;
 	}
 	t->io.writes = t->io.flushes = 0;
@@ -304,11 +343,9 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 			  d->path);
 		goto out;
 	}
-	rc = read_disk(t, d, o, j, res);
+	rc = read_disk(t, d, pp, o, j, res);
 	if (rc)
 		goto out;
-	j->g.fs_patch = ba_fix_fs_patch_kind(pp->content, j->head,
-					     j->g.head_len, j->g.old_start);
 	j->st.phase = BA_PH_PREPARED;
 	rc = ba_journal_create(j, &t->io, o->journal);
 	if (rc) {
@@ -326,7 +363,12 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;
-	r.total = j->g.new_start != j->g.old_start ? j->g.len : 0;
+	r.total = j->g.new_start == j->g.old_start ? 0
+		  : j->map			   ? j->g.map_used
+						   : j->g.len;
+	if (o->copying && r.total)
+		o->copying(o->progress_data, pp->number, r.total, j->g.len,
+			   j->g.map_source, pp->content);
 	rc = finish(&r, res, ba_fix_drive(&r, res));
 out:
 	if (t)
@@ -338,7 +380,8 @@ out:
 
 /* Why the journal at @path cannot be opened, in words. */
 static int journal_error(struct blkalign_fix_target *t, const char *path,
-			 bool rollback, int rc, struct ba_fix_res *res)
+			 bool rollback, int rc, uint32_t old_format,
+			 struct ba_fix_res *res)
 {
 	struct ba_fix_marker m;
 	uint64_t off;
@@ -363,9 +406,9 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 	case -EPROTO:
 		return fail(res, rc,
 			    "the journal '%s' was written by blkalign 0.1.0 "
-			    "(journal format 1), which this version does not "
-			    "read: finish it with that version",
-			    path);
+			    "(journal format %u), which this version does "
+			    "not read: finish it with that version",
+			    path, old_format);
 	case -EBADMSG:
 		return fail(res, rc,
 			    "'%s' is not a journal, or both copies of its "
@@ -402,7 +445,8 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 		return -ENOMEM;
 	rc = ba_journal_open(j, &t->io, o->journal, false);
 	if (rc) {
-		journal_error(t, o->journal, rollback, rc, res);
+		journal_error(t, o->journal, rollback, rc, j->h.old_format,
+			      res);
 		res->pub.journal_kept = rc != -ENOENT;
 		free(j);
 		return rc;
@@ -411,7 +455,9 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 	r.dev = &t->file;
 	r.j = j;
 	r.opts = o;
-	r.total = j->g.new_start != j->g.old_start ? j->g.len : 0;
+	r.total = j->g.new_start == j->g.old_start ? 0
+		  : j->map			   ? j->g.map_used
+						   : j->g.len;
 	rc = ba_fix_trust(&r, t, rollback, res->msg, sizeof(res->msg));
 	if (rc) {
 		fill_result(res, &j->g, &r);

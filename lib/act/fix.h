@@ -12,6 +12,7 @@
 #include <pthread.h>
 
 #include "blkalignP.h"
+#include "used/used.h"
 
 /*
  * One fix call's I/O (fix-io.c): the backend the caller chose (struct
@@ -79,8 +80,10 @@ struct ba_fix_patch {
 };
 
 #define BA_FIX_MAX_PATCHES 512
-#define BA_FIX_HEAD_MAX	   MIB
-#define BA_FIX_STEP_MAX	   (256 * MIB)
+/* The most extents of a move's map, and its head (used.h). */
+#define BA_FIX_MAP_MAX	BA_USED_MOVE_MAX
+#define BA_FIX_HEAD_MAX BA_USED_HEAD
+#define BA_FIX_STEP_MAX (256 * MIB)
 
 /*
  * Who the disk of a fix is (fix-ident.c): the journal records it, and
@@ -133,6 +136,11 @@ struct ba_fix_geom {
 	uint32_t chains;     /* step mode: regions moved side by side */
 	uint64_t region;     /* step mode: bytes per region (the last: rest) */
 	uint64_t bound_hash; /* XXH3-64 of the forward move's boundaries */
+	/* the bytes of [0, len) the move copies (fix-used.c): map_nr
+	 * partition-relative extents in the journal's map part, map_used
+	 * bytes in all; 0 extents: all of [0, len) */
+	uint64_t map_nr, map_used, map_hash;
+	char map_source[16]; /* used.h's source: "libext2fs", "whole"... */
 	char path[256];	     /* the target, for messages */
 	uint8_t id[16];	     /* this fix's random id (journal and marker) */
 	uint64_t created;    /* when, seconds since the epoch */
@@ -181,23 +189,27 @@ enum { BA_JC_UNUSED = 0, BA_JC_OK, BA_JC_BAD, BA_JC_MISSING };
 
 struct ba_journal_health {
 	uint64_t size, want; /* the file's bytes, the layout's */
-	uint8_t hdr[2], blob[2], head[2], bound[2], rbound[2];
+	uint8_t hdr[2], blob[2], head[2], bound[2], rbound[2], map[2];
 	uint8_t rec[BA_J_RECS];
 	uint64_t rec_seq[BA_J_RECS];
-	uint32_t copies; /* of the newest record */
-	uint8_t data;	 /* the batch in flight's bytes */
+	uint32_t copies;     /* of the newest record */
+	uint8_t data;	     /* the batch in flight's bytes */
+	uint32_t old_format; /* -EPROTO: the older format it is in */
 };
 
 struct ba_journal {
 	struct ba_file file;
 	struct ba_fix_geom g;
+	/* g.map_nr sorted, disjoint extents of [0, g.len), or NULL: the move
+	 * copies [0, g.len) whole */
+	struct ba_extent *map;
 	struct ba_fix_patch patches[BA_FIX_MAX_PATCHES];
 	uint8_t *head;	/* the real first head_len bytes */
 	uint8_t *bound; /* the boundaries of the move in flight, or NULL */
 	bool bound_rb;	/* bound holds the rollback's (else the forward's) */
 	struct ba_fix_state st;
 	bool have_state; /* a valid record was found */
-	struct ba_jpart blob_p, head_p, bound_p, rbound_p;
+	struct ba_jpart blob_p, head_p, bound_p, rbound_p, map_p;
 	uint64_t hdr_off[2], rec_off, data_off[2], size;
 	uint8_t *blob; /* patches' bytes */
 	struct ba_journal_health h;
@@ -208,9 +220,10 @@ struct ba_journal {
  * The journal on disk (fix-journal.c): a header (twice: at 0 and at
  * hdr_off[1]) and three record slots.  Native byte order.
  */
-#define J_MAGIC	   "BLKALJ02"
+#define J_MAGIC	   "BLKALJ03"
 #define J_MAGIC_V1 "BLKALJ01"
-#define J_VERSION  2
+#define J_MAGIC_V2 "BLKALJ02"
+#define J_VERSION  3
 #define J_HDR_SIZE (16 * KIB)
 #define REC_MAGIC  0x52414c42U /* "BLAR" */
 #define REC_SLOT   4096
@@ -227,7 +240,7 @@ struct j_header {
 	uint32_t crc;  /* of the header block, this field 0 */
 	uint64_t size; /* the journal's bytes */
 	uint64_t hdr_off[2], rec_off, data_off[2];
-	struct ba_jpart blob, head, bound, rbound;
+	struct ba_jpart blob, head, bound, rbound, map;
 	struct ba_fix_geom g;
 	struct j_patch_disk patches[BA_FIX_MAX_PATCHES];
 };
@@ -272,6 +285,12 @@ int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,
 void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 		       uint64_t start);
 
+/* fix-ends.c: what the contents keep at the partition's end. */
+int ba_fix_add_patch(struct ba_journal *j, uint64_t off, uint32_t len,
+		     const uint8_t *old, const uint8_t *new);
+int ba_fix_end_patches(struct ba_file *dev, struct ba_journal *j,
+		       const char *content);
+
 /*
  * While data moves, the partition's head reads as this marker sector and
  * zeros, at both places (fix-marker.c); `check` reports a partition that
@@ -284,6 +303,22 @@ void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
 /* fix-kernel.c */
 int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
 		       const char *path, uint32_t lss);
+
+/*
+ * The bytes a move copies (fix-used.c): the used-extent map of what the
+ * partition holds (lib/scan/used/), read under the lock before the first
+ * write, made partition-relative, whole sectors, the head included, small
+ * gaps closed; kept in the journal, which resume and rollback read it
+ * from.  Without a map (j->map NULL) a move copies [0, len) whole.
+ */
+int ba_fix_map_read(struct ba_file *dev, const struct blkalign_device *d,
+		    const struct blkalign_plan_part *pp,
+		    const struct blkalign_fix_opts *o, struct ba_journal *j,
+		    char *why, size_t len);
+uint64_t ba_fix_map_from(const struct ba_journal *j, uint64_t rel);
+bool ba_fix_map_piece(const struct ba_journal *j, uint64_t i, uint64_t rel,
+		      uint64_t len, uint64_t *a, uint64_t *b);
+uint64_t ba_fix_used(const struct ba_journal *j, uint64_t rel, uint64_t len);
 
 /* The mover (fix-move.c). */
 struct ba_fix_run {
@@ -309,6 +344,7 @@ struct ba_fix_run {
 #define BA_FIX_MSG 512
 struct ba_fix_res {
 	struct blkalign_fix_result pub;
+	char source[16];      /* pub.map_source */
 	char msg[BA_FIX_MSG]; /* "": none */
 };
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace.h"
 
@@ -453,6 +454,60 @@ static int feed_extent(struct blkalign_trace *t, const char *line)
 	return ba_trace_extent_add(t, &e);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * ba_trace_recording: the events were just enabled (@stop false) or
+ * disabled: the recording's duration is between the two, whatever the
+ * events' own span (none at all on an idle device).  The --raw file gets
+ * it as its "# blkalign-trace-end seconds=S" line.
+ */
+void ba_trace_recording(struct blkalign_trace *t, bool stop)
+{
+	if (!stop) {
+		t->rec_start_ns = mono_ns();
+		t->rec_stop_ns = 0;
+		return;
+	}
+	if (!t->rec_start_ns || t->rec_stop_ns)
+		return;
+	t->rec_stop_ns = mono_ns();
+	if (t->opts.raw)
+		fprintf(t->opts.raw, "# blkalign-trace-end seconds=%.6f\n",
+			(double)(t->rec_stop_ns - t->rec_start_ns) / 1e9);
+}
+
+/* "# blkalign-trace-end seconds=S": how long a saved file recorded. */
+static void feed_end(struct blkalign_trace *t, const char *line)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(line + 29, &end);
+	if (!errno && end != line + 29 && s >= 0 && s < 1e9) {
+		t->saved = true;
+		t->saved_seconds = s;
+	}
+}
+
+/* The recording's duration: live, from the events enabled to disabled
+ * (or now); replayed, the file's end line, else the events' span. */
+static double recorded_seconds(const struct blkalign_trace *t, double span)
+{
+	if (t->rec_start_ns)
+		return (double)((t->rec_stop_ns ? t->rec_stop_ns : mono_ns()) -
+				t->rec_start_ns) /
+		       1e9;
+	return t->saved ? t->saved_seconds : span;
+}
+
 /**
  * blkalign_trace_feed: account one line of trace_pipe text (or of a file
  * saved with --raw: its "# blkalign-trace" header sets the geometry).
@@ -472,6 +527,10 @@ int blkalign_trace_feed(struct blkalign_trace *t, const char *line)
 	if (!strncmp(line, "# blkalign-trace-extent ", 24)) {
 		rc = feed_extent(t, line);
 		return rc == -E2BIG ? -EINVAL : rc;
+	}
+	if (!strncmp(line, "# blkalign-trace-end seconds=", 29)) {
+		feed_end(t, line);
+		return 0;
 	}
 	if (line[0] == '#')
 		return 0;
@@ -612,7 +671,9 @@ blkalign_trace_summary(struct blkalign_trace *t)
 					  ? t->opts.physical_sector_size
 					  : t->pss;
 	s->alignment_offset = t->ao;
-	s->seconds = t->events ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
+	s->event_seconds =
+		t->events ? (double)(t->last_ns - t->first_ns) / 1e9 : 0;
+	s->seconds = recorded_seconds(t, s->event_seconds);
 	s->events = t->events;
 	s->lost_events = t->lost;
 	s->unmatched = t->unmatched;

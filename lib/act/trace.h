@@ -95,6 +95,11 @@ struct blkalign_trace {
 	size_t inflight_cap, inflight_used;
 	uint64_t first_ns, last_ns;
 	uint64_t events, lost, unmatched;
+	/* the recording (CLOCK_MONOTONIC), from the events enabled to them
+	 * disabled; a replayed file's own, from its end line */
+	uint64_t rec_start_ns, rec_stop_ns;
+	bool saved;
+	double saved_seconds;
 	struct blkalign_trace_summary sum;
 };
 
@@ -106,6 +111,7 @@ char *ba_trace_filter(const struct blkalign_trace *t, size_t max_len);
 int ba_trace_feed_event(struct blkalign_trace *t,
 			const struct ba_trace_event *ev);
 void ba_trace_write_header(struct blkalign_trace *t);
+void ba_trace_recording(struct blkalign_trace *t, bool stop);
 int ba_trace_feed_buffer(struct blkalign_trace *t, const char *buf, size_t len);
 void ba_tracefs_teardown(struct blkalign_trace *t);
 

@@ -442,6 +442,7 @@ int blkalign_trace_start(struct blkalign_trace *t)
 	    (rc = write_file(t->instance,
 			     "events/block/block_rq_complete/enable", "1")))
 		goto fail;
+	ba_trace_recording(t, false);
 	ba_trace_write_header(t);
 	return 0;
 fail:
@@ -538,6 +539,7 @@ int blkalign_trace_stop(struct blkalign_trace *t)
 		return 0;
 	write_file(t->instance, "events/block/block_rq_issue/enable", "0");
 	write_file(t->instance, "events/block/block_rq_complete/enable", "0");
+	ba_trace_recording(t, true);
 	if (t->pipe_fd >= 0) {
 		rc = blkalign_trace_read(t);
 		while (rc > 0)

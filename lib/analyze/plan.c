@@ -5,12 +5,13 @@
  * should be, as pure arithmetic over the layers and the topology, then
  * the rules re-run on the planned layout to prove the findings go away.
  *
- * A start only ever moves up (moving down could overlap the previous
- * partition or its EBR); the end never passes the next partition (minus
- * one sector for its EBR when logical), the extended container or the
- * GPT's last usable LBA; the size never drops below what the contents
- * use (filesystem size, md data area, or the whole partition when not
- * known).  docs/plan.md has the decision table.  Nothing is written.
+ * The partitions of one parent are planned together, left to right:
+ * an end may pass the next partition's start when that one is pushed
+ * right in turn, into free space (plan_group); never the extended
+ * container or the GPT's last usable LBA; the size never drops below
+ * what the contents use (filesystem size, md data area, or the whole
+ * partition when not known).  docs/plan.md has the decision table.
+ * Nothing is written.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,10 +36,26 @@ void ba_plan_geom_from(const struct blkalign_topology *t,
 	g->grain = ba_grain(g->pss, g->min_io, g->opt_io);
 }
 
-/* No start-physical, start-io-min or start-io-opt finding there. */
+/*
+ * An image in a qemu format: a start off 4 KiB is off its cluster grid
+ * and makes the filesystem's blocks straddle clusters (the warning of
+ * image-cluster-offset): it must move.  The grain stays what it is: a
+ * cluster up to 1 MiB divides it, and a start on the grain but off a
+ * larger block (a VHDX's 32 MiB) is information only, not worth the
+ * free space a 32 MiB start would cost.
+ */
+void ba_plan_geom_image(struct ba_plan_geom *g, uint64_t cluster)
+{
+	g->cluster = cluster;
+}
+
+/* No start-physical, start-io-min, start-io-opt or (a warning)
+ * image-cluster-offset finding there. */
 bool ba_plan_start_on_grid(const struct ba_plan_geom *g, uint64_t start)
 {
 	if (ba_off_grid(start, g->ao, g->pss))
+		return false;
+	if (g->cluster && start % 4096)
 		return false;
 	if (g->min_io > g->pss && ba_off_grid(start, g->ao, g->min_io))
 		return false;
@@ -81,7 +98,11 @@ static bool size_on_grid(const struct ba_plan_geom *g,
 size_t ba_plan_grids(const struct ba_plan_geom *g, uint64_t out[BA_PLAN_GRIDS])
 {
 	uint64_t pss = g->pss ? g->pss : 512;
-	uint64_t io = ba_lcm64(pss, g->min_io ? g->min_io : pss);
+	uint64_t io;
+
+	if (g->cluster) /* an image's clusters want 4 KiB at least */
+		pss = ba_lcm64(pss, 4096);
+	io = ba_lcm64(pss, g->min_io ? g->min_io : pss);
 	uint64_t dev = g->opt_io ? ba_lcm64(io, g->opt_io) : io;
 	uint64_t c[BA_PLAN_GRIDS] = {g->grain, dev, io, pss};
 	size_t n = 0;
@@ -211,9 +232,27 @@ void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 	bool size_ok = size_on_grid(g, in, in->start, in->size);
 	uint64_t lowest = in->min_start > in->start ? in->min_start : in->start;
 
+	if (in->floor > lowest)
+		lowest = in->floor;
+
 	memset(out, 0, sizeof(*out));
 	out->new_start = in->start;
 	out->new_size = in->size;
+	if (in->floor > in->start) {
+		/* pushed: the partition before it takes its place */
+		struct ba_plan_input up = *in;
+
+		up.low = 0;
+		if (move_to_grid(g, &up, lowest, out)) {
+			out->why = start_ok ? BA_WHY_PUSHED : BA_WHY_START;
+			out->action = BLKALIGN_PLAN_MOVE;
+			return;
+		}
+		out->action = BLKALIGN_PLAN_IMPOSSIBLE;
+		out->new_start = in->start;
+		out->new_size = in->size;
+		return;
+	}
 	if (in->keep_size && !size_ok) {
 		/* off, but its metadata sits at its end: it stays */
 		out->size_stays = true;
@@ -291,6 +330,10 @@ static void rooms_of_group(const struct blkalign_device *d, const size_t *ix,
 			if (o->logical)
 				s = s > BA_PLAN_EBR_ROOM ? s - BA_PLAN_EBR_ROOM
 							 : 0;
+			/* its EBR, wherever it is (a fix leaves it near
+			 * the old start) */
+			if (o->logical && o->ebr && o->ebr < s)
+				s = o->ebr;
 			r->limit = s < lim ? s : lim;
 			r->next = s < lim ? (int)ix[a + 1] : -1;
 		} else if (a + 1 < n) {
@@ -439,6 +482,8 @@ static uint64_t used_bytes(const struct ba_plan *p, size_t i, bool *known,
 		break;
 	case BLKALIGN_LAYER_ZFS:
 		/* labels at both ends, blocks anywhere: all of it */
+	case BLKALIGN_LAYER_TABLE:
+		/* a disk's table, its backup header at the end: all of it */
 		*known = true;
 		break;
 	default:
@@ -449,8 +494,9 @@ static uint64_t used_bytes(const struct ba_plan *p, size_t i, bool *known,
 
 /*
  * What the contents of partition @i ask of its size: md, LVM, LUKS and
- * ZFS do their I/O below the partition's page cache, so its soft block
- * size costs them nothing and sizes need only be whole physical sectors;
+ * ZFS do their I/O below the partition's page cache, and a mounted
+ * filesystem sets the soft block size itself, so its soft block size
+ * costs them nothing and sizes need only be whole physical sectors;
  * md 0.90/1.0 and ZFS keep metadata at the end: the size stays.
  */
 static void contents_rules(const struct ba_plan *p, size_t i,
@@ -471,12 +517,17 @@ static void contents_rules(const struct ba_plan *p, size_t i,
 		in->size_gran = g->pss ? g->pss : 512;
 		break;
 	case BLKALIGN_LAYER_ZFS:
+	case BLKALIGN_LAYER_TABLE:
 		in->keep_size = true;
 		in->size_gran = g->pss ? g->pss : 512;
 		break;
 	case BLKALIGN_LAYER_LVM:
 	case BLKALIGN_LAYER_LUKS:
 		in->size_gran = g->pss ? g->pss : 512;
+		break;
+	case BLKALIGN_LAYER_FILESYSTEM:
+		if (ba_fs_sets_soft_block(cl->type))
+			in->size_gran = g->pss ? g->pss : 512;
 		break;
 	default:
 		break;
@@ -486,11 +537,12 @@ static void contents_rules(const struct ba_plan *p, size_t i,
 static bool plan_code(const char *code)
 {
 	static const char *const codes[] = {
-		"start-physical",    "start-io-min",
-		"start-io-opt",	     "raid-chunk",
-		"raid-stripe",	     "size-physical",
-		"soft-block-size",   "partition-past-end",
-		"partition-overlap", "partition-outside-container",
+		"start-physical",	"start-io-min",
+		"start-io-opt",		"raid-chunk",
+		"raid-stripe",		"size-physical",
+		"soft-block-size",	"partition-past-end",
+		"partition-overlap",	"partition-outside-container",
+		"image-cluster-offset",
 	};
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
@@ -520,40 +572,71 @@ static size_t *count_findings(const struct blkalign_finding *f, size_t n,
 	return c;
 }
 
-/* Re-run the rules on the disk and partition layers as planned. */
+/*
+ * Layer @i as planned: a partition at its new start and size, what it
+ * holds moved with it (a layer that ran to its end still does).
+ * Parents come before their children: @tmp's parent is already placed.
+ */
+static void place(const struct blkalign_device *d, const int *part_of,
+		  const struct ba_plan *p, const struct ba_device *tmp,
+		  size_t i, struct blkalign_layer *l)
+{
+	const struct blkalign_layer *o = &d->layers[i];
+	int k = part_of[i];
+
+	if (k >= 0) {
+		l->start = p->parts[k].new_start;
+		l->size = p->parts[k].new_size;
+		return;
+	}
+	if (o->parent <= 0 || l->parent < 0)
+		return;
+	{
+		const struct blkalign_layer *op = &d->layers[o->parent];
+		const struct blkalign_layer *np = &tmp->layers[l->parent];
+
+		l->start = o->start - op->start + np->start;
+		if (o->start + o->size == op->start + op->size &&
+		    np->start + np->size > l->start)
+			l->size = np->start + np->size - l->start;
+	}
+}
+
+/* Re-run the rules on the layers as planned (the contents too: what a
+ * partition holds changes what its findings cost). */
 static int recheck(struct ba_plan *p, const struct blkalign_device *d)
 {
 	struct ba_device tmp;
 	size_t *after = NULL;
-	int *map;
+	int *map, *part_of;
 	int rc = 0;
 
 	map = calloc(d->nlayers, sizeof(*map));
-	if (!map)
+	part_of = calloc(d->nlayers, sizeof(*part_of));
+	if (!map || !part_of) {
+		free(map);
+		free(part_of);
 		return -ENOMEM;
+	}
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.pub = *d;
+	for (size_t i = 0; i < d->nlayers; i++)
+		part_of[i] = -1;
+	for (size_t k = 0; k < p->pub.nparts; k++)
+		part_of[p->parts[k].layer] = (int)k;
 	for (size_t i = 0; i < d->nlayers; i++) {
-		struct blkalign_layer *l;
+		struct blkalign_layer *l = ba_device_add_layer(&tmp);
 
-		map[i] = -1;
-		if (i > 0 && !is_part(&d->layers[i]))
-			continue;
-		l = ba_device_add_layer(&tmp);
 		if (!l) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		*l = d->layers[i];
-		l->parent = l->parent >= 0 ? map[l->parent] : -1;
+		l->parent = l->parent >= 0 && (size_t)l->parent < i
+				    ? map[l->parent]
+				    : -1;
 		map[i] = (int)(l - tmp.layers);
-	}
-	for (size_t k = 0; k < p->pub.nparts; k++) {
-		struct blkalign_plan_part *pp = &p->parts[k];
-		struct blkalign_layer *l = &tmp.layers[map[pp->layer]];
-
-		l->start = pp->new_start;
-		l->size = pp->new_size;
+		place(d, part_of, p, &tmp, i, l);
 	}
 	ba_rules_run(&tmp);
 	after = calloc(tmp.nlayers ? tmp.nlayers : 1, sizeof(*after));
@@ -574,6 +657,7 @@ out:
 	free(after);
 	ba_device_release(&tmp);
 	free(map);
+	free(part_of);
 	return rc;
 }
 
@@ -600,13 +684,43 @@ static void table_of(struct ba_plan *p, const struct blkalign_device *d)
 	}
 }
 
+/* An image in one of qemu's formats (not raw): no loop device reads
+ * it, qemu-nbd does. */
+static bool qemu_image(const struct blkalign_device *d)
+{
+	return !d->is_block_device && d->image_format &&
+	       strcmp(d->image_format, "raw");
+}
+
+/* The node of partition @l for a command; for an image, the partition
+ * node of the device that @attach_of attaches it to. */
 static const char *dev_of(struct ba_plan *p, const struct blkalign_device *d,
 			  const struct blkalign_layer *l)
 {
 	if (d->is_block_device)
 		return ba_pool_printf(&p->pool, "/dev/%s", l->name);
-	return ba_pool_printf(&p->pool, "<the loop device of '%s'>p%d", d->path,
-			      l->number);
+	if (qemu_image(d))
+		return ba_pool_printf(&p->pool, "/dev/nbd0p%d", l->number);
+	return ba_pool_printf(&p->pool, "\"${dev}p%d\"", l->number);
+}
+
+/* The command that gives an image's partitions nodes (dev_of), or NULL
+ * for a block device. */
+static const char *attach_of(struct ba_plan *p, const struct blkalign_device *d)
+{
+	if (d->is_block_device)
+		return NULL;
+	if (qemu_image(d))
+		return ba_pool_printf(&p->pool,
+				      "attach the image first: modprobe nbd && "
+				      "qemu-nbd --connect=/dev/nbd0 '%s' "
+				      "(qemu-nbd --disconnect /dev/nbd0 after)",
+				      d->path);
+	return ba_pool_printf(&p->pool,
+			      "attach the image first: dev=$(losetup -f "
+			      "--show '%s') && partx -a \"$dev\" (losetup -d "
+			      "\"$dev\" after)",
+			      d->path);
 }
 
 /* @cmd (NULL: it could not be made) after @pp's commands. */
@@ -676,7 +790,11 @@ static void explain_impossible(struct ba_plan *p,
 	    c >= 0 && d->layers[c].kind == BLKALIGN_LAYER_FILESYSTEM) {
 		uint64_t unit = d->layers[c].unit ? d->layers[c].unit : 4096;
 		uint64_t fs = (res->room - fs_off) / unit * unit;
+		const char *attach = attach_of(p, d);
 
+		if (attach && strcmp(pp->content, "btrfs") &&
+		    strcmp(pp->content, "xfs"))
+			add_cmd(p, pp, attach);
 		if (!strncmp(pp->content, "ext", 3))
 			add_cmd(p, pp,
 				ba_pool_printf(
@@ -696,6 +814,14 @@ static void explain_impossible(struct ba_plan *p,
 				"xfs cannot shrink: back up, recreate "
 				"the filesystem on the planned partition "
 				"and restore");
+		else if (!strcmp(pp->content, "ntfs"))
+			/* the volume, less the boot sector's copy after it */
+			add_cmd(p, pp,
+				ba_pool_printf(
+					&p->pool,
+					"shrink the filesystem first: ntfsresize "
+					"--size %" PRIu64 " %s",
+					fs > unit ? fs - unit : fs, dev));
 		else
 			add_cmd(p, pp,
 				ba_pool_printf(
@@ -733,16 +859,22 @@ static const char *grid_name(struct ba_plan *p, const struct ba_plan_geom *g,
 			      g->grain);
 }
 
+/* Why @r, in words; @pushed names the partition whose place its end
+ * takes (that one moves right), or NULL. */
 static const char *why_text(struct ba_plan *p, const struct ba_plan_geom *g,
 			    const struct ba_plan_input *in,
-			    const struct ba_plan_result *r)
+			    const struct ba_plan_result *r, const char *pushed)
 {
-	const char *grow = !r->grows ? ""
-			   : r->new_size > in->size
-				   ? "; grows into the free "
-				     "space after it"
-				   : "; its end moves into the "
-				     "free space after it";
+	const char *grow =
+		pushed			 ? ba_pool_printf(&p->pool,
+							  "; its end moves into the place of "
+									    "'%s', which moves right",
+							  pushed)
+		: !r->grows		 ? ""
+		: r->new_size > in->size ? "; grows into the free "
+					   "space after it"
+					 : "; its end moves into the "
+					   "free space after it";
 
 	switch (r->why) {
 	case BA_WHY_ALIGNED:
@@ -773,6 +905,12 @@ static const char *why_text(struct ba_plan *p, const struct ba_plan_geom *g,
 			&p->pool,
 			"start off the device's grid: moved up to %s%s",
 			grid_name(p, g, r->grid), grow);
+	case BA_WHY_PUSHED:
+		return ba_pool_printf(
+			&p->pool,
+			"aligned, but the partition before it needs its place: "
+			"moved up to %s",
+			grid_name(p, g, r->grid));
 	case BA_WHY_SIZE:
 		return ba_pool_printf(
 			&p->pool,
@@ -790,9 +928,8 @@ static const char *why_text(struct ba_plan *p, const struct ba_plan_geom *g,
 			"to grow (%" PRIu64 " bytes fit): shrink what it holds "
 			"first, then resize it",
 			in->size_gran ? in->size_gran : size_gran(g),
-			in->used == in->size ? "its contents, not sized, keep "
-					       "all"
-					     : "its contents need",
+			!in->sized ? "its contents, not sized, keep all"
+				   : "its contents need",
 			in->used, r->room);
 	default:
 		return NULL;
@@ -823,15 +960,362 @@ static uint64_t dos_low(const struct blkalign_device *d, uint64_t low)
 	return first > low ? first : low;
 }
 
+/*
+ * Partition @k as it is, and what bounds it as far as the old layout
+ * says (@room); false when nothing can be planned for it (the reason
+ * said): it stays as it is, an obstacle to its neighbours.
+ */
+static bool prepare(struct ba_plan *p, const struct blkalign_device *d,
+		    const struct ba_plan_geom *g, size_t k,
+		    const struct ba_plan_room *room, const size_t *before,
+		    struct ba_plan_input *in)
+{
+	struct blkalign_plan_part *pp = &p->parts[k];
+	const struct blkalign_layer *l = &d->layers[pp->layer];
+
+	pp->limit = room->limit;
+	pp->old_start = l->start;
+	pp->old_size = l->size;
+	pp->findings_before = before[pp->layer];
+	pp->used_size =
+		used_bytes(p, (size_t)pp->layer, &pp->used_known, &pp->content);
+	stays_impossible(pp);
+	if (l->start + l->size > d->size) {
+		/* runs past the end of the disk: the table is wrong, or the
+		 * image cut short; nothing moves it safely */
+		pp->reason = ba_pool_printf(
+			&p->pool,
+			"it ends %" PRIu64 " bytes past the end of the "
+			"disk (partition-past-end): a truncated image or "
+			"a table from a larger disk; fix the table (or "
+			"the image) first",
+			l->start + l->size - d->size);
+		return false;
+	}
+	if (pp->used_size > l->size) {
+		/* The contents claim more than the partition holds:
+		 * truncated or damaged.  Never move that. */
+		pp->reason = ba_pool_printf(
+			&p->pool,
+			"its %s (%" PRIu64 " bytes) is larger than the "
+			"partition (%" PRIu64 " bytes): check it "
+			"(fsck) before moving anything",
+			pp->content ? pp->content : "contents", pp->used_size,
+			l->size);
+		return false;
+	}
+	memset(in, 0, sizeof(*in));
+	in->start = l->start;
+	in->size = l->size;
+	in->used = pp->used_size;
+	in->sized = pp->used_known;
+	in->limit = room->limit;
+	in->min_start = room->min_start;
+	in->low = room->low;
+	contents_rules(p, (size_t)pp->layer, g, in);
+	return true;
+}
+
+/*
+ * What the move of @pp copies (fix-used.c does the same): all its
+ * used_size in whole sectors, or less by the map of used blocks the scan
+ * read of partition @l (when the contents are sized, as fix reads a map
+ * only then, and the map skips something).
+ */
+static void count_copy(struct blkalign_plan_part *pp,
+		       const struct blkalign_layer *l, uint64_t lss)
+{
+	uint64_t len =
+		lss ? (pp->used_size + lss - 1) / lss * lss : pp->used_size;
+
+	if (len > pp->old_size || len > pp->new_size)
+		len = pp->old_size < pp->new_size ? pp->old_size : pp->new_size;
+	pp->bytes_to_copy = len;
+	if (!pp->used_known || !l->map_source)
+		return;
+	pp->map_source = l->map_source;
+	pp->map_problem = l->map_problem;
+	if (!l->map_problem && l->map_bytes < len)
+		pp->bytes_to_copy = l->map_bytes;
+}
+
+/* The decision for partition @k on @in, into its plan part; @next the
+ * partition that bounds it (for the reason), or -1; @pushed the one
+ * after it that its end may push right, or -1. */
+static void decide(struct ba_plan *p, const struct blkalign_device *d,
+		   const struct ba_plan_geom *g, size_t k,
+		   const struct ba_plan_input *in, int next, int pushed)
+{
+	struct blkalign_plan_part *pp = &p->parts[k];
+	struct ba_plan_result res;
+
+	ba_plan_one(g, in, &res);
+	pp->limit = in->limit;
+	pp->action = res.action;
+	pp->new_start = res.new_start;
+	pp->new_size = res.new_size;
+	pp->reason = NULL;
+	pp->ncommands = 0;
+	pp->bytes_to_copy = 0;
+	pp->map_source = NULL;
+	pp->map_problem = NULL;
+	if (res.action == BLKALIGN_PLAN_IMPOSSIBLE) {
+		explain_impossible(p, d, g, pp, &res, res.try_start, next);
+		return;
+	}
+	pp->reason = why_text(p, g, in, &res,
+			      pushed >= 0 && res.new_start + res.new_size >
+						      d->layers[pushed].start
+				      ? d->layers[pushed].name
+				      : NULL);
+	if (pp->new_start != pp->old_start)
+		count_copy(pp, &d->layers[pp->layer],
+			   (uint64_t)d->topology.logical_sector_size.value);
+}
+
+/* Where partition @k ends once planned (where it ends now unless it
+ * moves or is resized). */
+static uint64_t planned_end(const struct blkalign_plan_part *pp)
+{
+	if (pp->action == BLKALIGN_PLAN_MOVE ||
+	    pp->action == BLKALIGN_PLAN_RESIZE)
+		return pp->new_start + pp->new_size;
+	return pp->old_start + pp->old_size;
+}
+
+/* One parent's partitions, sorted by start (@ix, layer indices; @part
+ * maps a layer to its plan part or -1: an extended container). */
+struct group {
+	const size_t *ix;
+	size_t n;
+	const int *part;
+	struct ba_plan_input *in;
+	const bool *ok;
+	const struct ba_plan_room *rooms;
+	uint64_t end;	       /* where the last one's end may go */
+	uint64_t usable_start; /* a move down: not below this */
+};
+
+/* The part of layer ix[a], when it may be pushed right: planned, and
+ * either sized (fix moves it without --copy-all) or moving anyway (it
+ * needs --copy-all for that already); else -1. */
+static int movable(const struct ba_plan *p, const struct ba_plan_geom *g,
+		   const struct blkalign_device *d, const struct group *gr,
+		   size_t a)
+{
+	int k = gr->part[gr->ix[a]];
+
+	if (k < 0 || !gr->ok[k])
+		return -1;
+	return p->parts[k].used_known || !ba_plan_start_on_grid(
+						 g, d->layers[gr->ix[a]].start)
+		       ? k
+		       : -1;
+}
+
+static uint64_t gap_before(const struct blkalign_device *d,
+			   const struct group *gr, size_t a)
+{
+	return d->layers[gr->ix[a]].logical ? BA_PLAN_EBR_ROOM : 0;
+}
+
+/* Old extents in start order without overlap: the group can be planned
+ * as a whole. */
+static bool disjoint(const struct blkalign_device *d, const struct group *gr)
+{
+	for (size_t a = 1; a < gr->n; a++) {
+		const struct blkalign_layer *l = &d->layers[gr->ix[a - 1]];
+
+		if (d->layers[gr->ix[a]].start < l->start + l->size)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * @latest[a]: the highest start on the grain the partition of ix[a]
+ * could be pushed to with every partition after it pushed as far as it
+ * goes too (or its own start, when that is higher or it cannot move):
+ * the room the one before it has if it may push.
+ */
+static void latest_starts(const struct ba_plan *p,
+			  const struct blkalign_device *d,
+			  const struct ba_plan_geom *g, const struct group *gr,
+			  uint64_t *latest)
+{
+	uint64_t bound = gr->end;
+
+	for (size_t a = gr->n; a-- > 0;) {
+		const struct blkalign_layer *l = &d->layers[gr->ix[a]];
+		int k = movable(p, g, d, gr, a);
+		uint64_t at = l->start, gap = gap_before(d, gr, a);
+
+		if (k >= 0) {
+			const struct ba_plan_input *in = &gr->in[k];
+			uint64_t sg = gran_of(g, in), need;
+
+			need = in->keep_size
+				       ? in->size
+				       : ((in->used ? in->used : 1) + sg - 1) /
+						 sg * sg;
+			if (bound >= need) {
+				uint64_t c = ba_round_down_grid(
+					bound - need, g->ao, g->grain);
+
+				if (c > at && c + need <= bound)
+					at = c;
+			}
+		}
+		latest[a] = at;
+		bound = at > gap ? at - gap : 0;
+	}
+}
+
+/*
+ * Plan one parent's partitions left to right.  Each one's end may reach
+ * where the next one starts; where the next one moves anyway (its start
+ * is off the device's grid), or this one has no room otherwise, as far
+ * as the next ones can be pushed (latest_starts): the next one then
+ * starts after it (ba_plan_input.floor).  So an XP disk's NTFS at 63,
+ * with a partition at a cylinder boundary right after it, reaches the
+ * grain when the second moves further right into the free space after
+ * it (issue 25).  A group whose partitions overlap already keeps the
+ * old bounds; so does every logical partition, whose EBR stays near its
+ * old start when it moves.
+ */
+static int plan_group(struct ba_plan *p, const struct blkalign_device *d,
+		      const struct ba_plan_geom *g, const struct group *gr)
+{
+	uint64_t *latest = calloc(gr->n ? gr->n : 1, sizeof(*latest));
+	uint64_t planned_max = 0, old_max = 0;
+	bool whole = disjoint(d, gr);
+
+	if (!latest)
+		return -ENOMEM;
+	if (whole)
+		latest_starts(p, d, g, gr, latest);
+	for (size_t a = 0; a < gr->n; a++) {
+		const struct blkalign_layer *l = &d->layers[gr->ix[a]];
+		int k = gr->part[gr->ix[a]], kb;
+		const struct ba_plan_room *room = &gr->rooms[gr->ix[a]];
+		struct ba_plan_input *in;
+		uint64_t gap = gap_before(d, gr, a), push;
+
+		if (k < 0 || !gr->ok[k]) { /* it stays: an obstacle */
+			if (l->start + l->size > planned_max)
+				planned_max = l->start + l->size;
+			if (l->start + l->size > old_max)
+				old_max = l->start + l->size;
+			continue;
+		}
+		in = &gr->in[k];
+		if (whole && a > 0) {
+			if (planned_max > old_max)
+				in->floor = planned_max + gap;
+			if (l->logical)
+				in->min_start = planned_max + gap;
+			if (in->low) {
+				in->low = planned_max > gr->usable_start
+						  ? planned_max
+						  : gr->usable_start;
+				if (!in->low)
+					in->low = 1;
+			}
+		}
+		kb = a + 1 < gr->n ? movable(p, g, d, gr, a + 1) : -1;
+		/* a logical partition's EBR stays where it was when libfdisk
+		 * moves it (measured: sfdisk 2.38 rewrites it one sector
+		 * before the old start): nothing may reach into that */
+		if (kb >= 0 && d->layers[gr->ix[a + 1]].logical)
+			kb = -1;
+		push = a + 1 < gr->n && latest[a + 1] > gap_before(d, gr, a + 1)
+			       ? latest[a + 1] - gap_before(d, gr, a + 1)
+			       : 0;
+		if (whole && kb >= 0 && push > in->limit &&
+		    !ba_plan_start_on_grid(g, d->layers[gr->ix[a + 1]].start)) {
+			in->limit = push; /* it moves anyway */
+			decide(p, d, g, (size_t)k, in, -1, (int)gr->ix[a + 1]);
+		} else {
+			decide(p, d, g, (size_t)k, in, room->next, -1);
+			if (whole && kb >= 0 && push > in->limit &&
+			    p->parts[k].action == BLKALIGN_PLAN_IMPOSSIBLE) {
+				in->limit = push; /* no room otherwise */
+				decide(p, d, g, (size_t)k, in, -1,
+				       (int)gr->ix[a + 1]);
+			}
+		}
+		if (planned_end(&p->parts[k]) > planned_max)
+			planned_max = planned_end(&p->parts[k]);
+		if (l->start + l->size > old_max)
+			old_max = l->start + l->size;
+	}
+	free(latest);
+	return 0;
+}
+
+/* Every partition, a parent's partitions at a time, in start order. */
+static int plan_all(struct ba_plan *p, const struct blkalign_device *d,
+		    const struct ba_plan_geom *g, struct ba_plan_input *in,
+		    const bool *ok, const struct ba_plan_room *rooms)
+{
+	size_t *ix = malloc((d->nlayers ? d->nlayers : 1) * sizeof(*ix));
+	int *part = malloc((d->nlayers ? d->nlayers : 1) * sizeof(*part));
+	size_t n = 0;
+	int rc = 0;
+
+	if (!ix || !part) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < d->nlayers; i++) {
+		part[i] = -1;
+		if (i > 0 && is_part(&d->layers[i]))
+			ix[n++] = i;
+	}
+	for (size_t k = 0; k < p->pub.nparts; k++)
+		part[p->parts[k].layer] = (int)k;
+	ba_layers_by_parent_start(d->layers, ix, n);
+	for (size_t a = 0, b; a < n && !rc; a = b) {
+		const struct blkalign_layer *first = &d->layers[ix[a]];
+		struct group gr = {
+			.ix = ix + a,
+			.part = part,
+			.in = in,
+			.ok = ok,
+			.rooms = rooms,
+			.end = p->pub.usable_end,
+			.usable_start = p->pub.usable_start,
+		};
+
+		for (b = a; b < n && d->layers[ix[b]].parent == first->parent;
+		     b++)
+			;
+		gr.n = b - a;
+		if (first->parent > 0 && (size_t)first->parent < d->nlayers)
+			gr.end = d->layers[first->parent].start +
+				 d->layers[first->parent].size;
+		if (gr.end > p->pub.usable_end)
+			gr.end = p->pub.usable_end;
+		rc = plan_group(p, d, g, &gr);
+	}
+out:
+	free(ix);
+	free(part);
+	return rc;
+}
+
 static int build(struct ba_plan *p, const struct blkalign_device *d)
 {
 	struct ba_plan_geom g;
 	struct ba_plan_room *rooms = NULL;
+	struct ba_plan_input *in = NULL;
 	size_t *before = NULL;
+	bool *ok = NULL;
 	size_t n = 0;
 	int rc = -ENOMEM;
 
 	ba_plan_geom_from(&d->topology, &g);
+	ba_plan_geom_image(&g, ba_image_grid(d));
 	p->pub.device = d;
 	p->pub.grain = g.grain;
 	p->pub.size_granularity = size_gran(&g);
@@ -841,8 +1325,10 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 	p->parts = calloc(n ? n : 1, sizeof(*p->parts));
 	p->content = contents_of(d);
 	rooms = calloc(d->nlayers, sizeof(*rooms));
+	in = calloc(n ? n : 1, sizeof(*in));
+	ok = calloc(n ? n : 1, sizeof(*ok));
 	before = count_findings(d->findings, d->nfindings, d->nlayers);
-	if (!p->parts || !p->content || !rooms || !before)
+	if (!p->parts || !p->content || !rooms || !in || !ok || !before)
 		goto out;
 	for (size_t i = 1; i < d->nlayers; i++) {
 		const struct blkalign_layer *l = &d->layers[i];
@@ -861,69 +1347,16 @@ static int build(struct ba_plan *p, const struct blkalign_device *d)
 	rc = ba_plan_rooms(d, p->pub.usable_start, p->pub.usable_end, rooms);
 	if (rc)
 		goto out;
-	for (size_t k = 0; k < p->pub.nparts; k++) {
-		struct blkalign_plan_part *pp = &p->parts[k];
-		const struct blkalign_layer *l = &d->layers[pp->layer];
-		const struct ba_plan_room *room = &rooms[pp->layer];
-		struct ba_plan_input in;
-		struct ba_plan_result res;
-
-		pp->limit = room->limit;
-		pp->old_start = l->start;
-		pp->old_size = l->size;
-		pp->findings_before = before[pp->layer];
-		pp->used_size = used_bytes(p, (size_t)pp->layer,
-					   &pp->used_known, &pp->content);
-		if (l->start + l->size > d->size) {
-			/* runs past the end of the disk: the table is wrong,
-			 * or the image cut short; nothing moves it safely */
-			stays_impossible(pp);
-			pp->reason = ba_pool_printf(
-				&p->pool,
-				"it ends %" PRIu64 " bytes past the end of the "
-				"disk (partition-past-end): a truncated image or "
-				"a table from a larger disk; fix the table (or "
-				"the image) first",
-				l->start + l->size - d->size);
-			continue;
-		}
-		if (pp->used_size > l->size) {
-			/* The contents claim more than the partition holds:
-			 * truncated or damaged.  Never move that. */
-			stays_impossible(pp);
-			pp->reason = ba_pool_printf(
-				&p->pool,
-				"its %s (%" PRIu64 " bytes) is larger than the "
-				"partition (%" PRIu64 " bytes): check it "
-				"(fsck) before moving anything",
-				pp->content ? pp->content : "contents",
-				pp->used_size, l->size);
-			continue;
-		}
-		memset(&in, 0, sizeof(in));
-		in.start = l->start;
-		in.size = l->size;
-		in.used = pp->used_size;
-		in.limit = pp->limit;
-		in.min_start = room->min_start;
-		in.low = room->low;
-		contents_rules(p, (size_t)pp->layer, &g, &in);
-		ba_plan_one(&g, &in, &res);
-		pp->action = res.action;
-		pp->new_start = res.new_start;
-		pp->new_size = res.new_size;
-		if (res.action == BLKALIGN_PLAN_IMPOSSIBLE) {
-			explain_impossible(p, d, &g, pp, &res, res.try_start,
-					   room->next);
-			continue;
-		}
-		pp->reason = why_text(p, &g, &in, &res);
-		if (pp->new_start != pp->old_start)
-			pp->bytes_to_copy = pp->used_size;
-	}
-	rc = recheck(p, d);
+	for (size_t k = 0; k < p->pub.nparts; k++)
+		ok[k] = prepare(p, d, &g, k, &rooms[p->parts[k].layer], before,
+				&in[k]);
+	rc = plan_all(p, d, &g, in, ok, rooms);
+	if (!rc)
+		rc = recheck(p, d);
 out:
 	free(rooms);
+	free(in);
+	free(ok);
 	free(before);
 	free(p->content);
 	p->content = NULL;

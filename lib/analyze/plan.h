@@ -14,6 +14,9 @@ struct ba_plan_geom {
 	uint64_t pss, min_io, opt_io;
 	uint64_t page;
 	uint64_t grain; /* lcm(1 MiB, pss, min, opt), see rules.c */
+	/* an image in a qemu format: its allocation unit (ba_image_grid),
+	 * whose grid a start must be on, or 0 */
+	uint64_t cluster;
 };
 
 /* One partition as it is, and what bounds it. */
@@ -28,6 +31,9 @@ struct ba_plan_input {
 	 * (md, LVM, LUKS, ZFS: the soft block size costs them nothing) */
 	uint64_t size_gran;
 	bool keep_size; /* metadata at the end (md 0.90/1.0, ZFS) */
+	uint64_t floor; /* it must start at or after this: the one before
+			 * it was planned past its start (0: none) */
+	bool sized;	/* used is what the contents need, not all of it */
 };
 
 /*
@@ -45,6 +51,7 @@ enum ba_plan_why {
 	BA_WHY_SIZE,		 /* end/size off the physical sector or page */
 	BA_WHY_NO_ROOM,		 /* the used data does not fit at new_start */
 	BA_WHY_START_PAST_LIMIT, /* nothing fits: the new start is past it */
+	BA_WHY_PUSHED,		 /* moved right: the one before needs room */
 };
 
 struct ba_plan_result {
@@ -65,6 +72,7 @@ size_t ba_plan_grids(const struct ba_plan_geom *g, uint64_t out[BA_PLAN_GRIDS]);
 
 void ba_plan_geom_from(const struct blkalign_topology *t,
 		       struct ba_plan_geom *g);
+void ba_plan_geom_image(struct ba_plan_geom *g, uint64_t cluster);
 bool ba_plan_start_on_grid(const struct ba_plan_geom *g, uint64_t start);
 void ba_plan_one(const struct ba_plan_geom *g, const struct ba_plan_input *in,
 		 struct ba_plan_result *out);

@@ -67,18 +67,34 @@ static bool judged(const struct ba_device *d, size_t i)
 }
 
 /**
+ * ba_image_grid: the allocation unit of @d's image format that starts
+ * are judged against (image-cluster-offset), or 0: not an image in a
+ * qemu format, or a unit not known, not a power of two or below a page
+ * (smaller clusters are touched several at a time by every write,
+ * aligned or not).
+ */
+uint64_t ba_image_grid(const struct blkalign_device *d)
+{
+	const char *fmt = d->image_format;
+	uint64_t c = d->cluster_size;
+
+	if (!fmt || !strcmp(fmt, "raw") || !strcmp(fmt, "nbd") || c < 4096 ||
+	    !ba_is_pow2(c))
+		return 0;
+	return c;
+}
+
+/**
  * ba_rules_image_run: image-cluster-offset on every partition (and
  * stacked data start) of an image in a qemu format whose cluster size
- * is known and at least a page (smaller clusters are touched several at
- * a time by every write, aligned or not).
+ * is judged (ba_image_grid).
  */
 void ba_rules_image_run(struct ba_device *d)
 {
 	const char *fmt = d->pub.image_format;
-	uint64_t c = d->pub.cluster_size;
+	uint64_t c = ba_image_grid(&d->pub);
 
-	if (!fmt || !strcmp(fmt, "raw") || !strcmp(fmt, "nbd") || c < 4096 ||
-	    !ba_is_pow2(c))
+	if (!c)
 		return;
 	for (size_t i = 1; i < d->nlayers; i++) {
 		const struct blkalign_layer *l = &d->layers[i];

@@ -12,6 +12,7 @@
  * --min-io/--opt-io.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "blkalignP.h"
@@ -172,11 +173,130 @@ static void check_ashift(struct ba_device *d, int i, const struct grid *g)
 	}
 }
 
+/*
+ * FAT: the cluster counts each type allows (Microsoft, "FAT: General
+ * Overview of On-Disk Format" 1.03, "FAT Type Determination": the type
+ * is the cluster count's, whatever the BPB says; mkfs.fat -v warns of a
+ * FAT32 below 65525 too).
+ */
+static const struct fat_type {
+	unsigned int bits;
+	uint64_t min, max; /* clusters */
+} fat_types[] = {
+	{32, 65525, 0x0ffffff5},
+	{16, 4085, 65524},
+	{12, 1, 4084},
+};
+
+/* The clusters of a FAT@bits of @bytes laid out as the specification's
+ * "FAT Volume Initialization" does: 2 FATs, 32 reserved sectors for
+ * FAT32 (no root directory region), else 1 and 512 root entries. */
+static uint64_t fat_clusters(uint64_t bytes, uint32_t bps, uint32_t spc,
+			     unsigned int bits)
+{
+	uint64_t sectors = bytes / bps, rsvd = bits == 32 ? 32 : 1;
+	uint64_t root = bits == 32 ? 0 : (512 * 32 + bps - 1) / bps;
+	uint64_t fat = 0, n = 0;
+
+	for (int k = 0; k < 8; k++) {
+		uint64_t meta = rsvd + root + 2 * fat;
+
+		n = sectors > meta ? (sectors - meta) / spc : 0;
+		/* every cluster and the two reserved entries */
+		fat = ((n + 2) * bits / 8 + bps - 1) / bps;
+	}
+	while (n && rsvd + root + 2 * fat + n * spc > sectors)
+		n--;
+	return n;
+}
+
+/* The bytes a FAT@bits of @n clusters of @spc sectors needs at least. */
+static uint64_t fat_bytes(uint32_t bps, uint32_t spc, unsigned int bits,
+			  uint64_t n)
+{
+	uint64_t rsvd = bits == 32 ? 32 : 1;
+	uint64_t root = bits == 32 ? 0 : (512 * 32 + bps - 1) / bps;
+	uint64_t fat = ((n + 2) * bits / 8 + bps - 1) / bps;
+
+	return (rsvd + root + 2 * fat + n * spc) * bps;
+}
+
+/*
+ * fs-block-physical's advice for a FAT: the mkfs.vfat options of clusters
+ * of the physical sector (@f's granularity), when a FAT of that type and
+ * this size can have them; else the FAT type that can, and the size the
+ * present type needs.
+ */
+static enum ba_text fat_advice(struct ba_finding *f, const struct ba_device *d,
+			       const struct blkalign_layer *l, uint32_t pss)
+{
+	/* mkfs.vfat fills what holds it: the partition, from its start */
+	uint64_t size = l->parent >= 0 && (size_t)l->parent < d->nlayers
+				? d->layers[l->parent].size
+				: l->size + l->data_offset;
+	uint32_t bps = l->sector_size ? l->sector_size : 512;
+	uint32_t spc = pss / bps;
+	unsigned int bits = 32;
+	const struct fat_type *now = &fat_types[0], *alt = NULL;
+
+	if (l->version && sscanf(l->version, "FAT%u", &bits) != 1)
+		bits = 32;
+	for (size_t k = 0; k < sizeof(fat_types) / sizeof(fat_types[0]); k++) {
+		const struct fat_type *t = &fat_types[k];
+		uint64_t n = fat_clusters(size, bps, spc, t->bits);
+
+		if (t->bits == bits)
+			now = t;
+		if (!alt && n >= t->min && n <= t->max)
+			alt = t;
+	}
+	f->str[0] = l->version ? l->version : "FAT";
+	f->arg[0] = now->bits;
+	f->arg[1] = spc;
+	f->arg[2] = bps;
+	f->arg[3] = fat_clusters(size, bps, spc, now->bits);
+	f->arg[5] = now->min;
+	if (alt == now)
+		return BA_T_UNIT_FAT_FIX;
+	/* too few clusters (a bigger cluster only lowers the count): the
+	 * size that has enough, in whole MiB as partitions are made */
+	f->pub.suggested =
+		(fat_bytes(bps, spc, now->bits, now->min) + (1u << 20) - 1) &
+		~(uint64_t)((1u << 20) - 1);
+	if (!alt)
+		return BA_T_UNIT_FAT_NONE_FIX;
+	f->arg[4] = alt->bits;
+	return BA_T_UNIT_FAT_OTHER_FIX;
+}
+
+/* fs-block-physical's advice: the mkfs of the filesystem that is there. */
+static enum ba_text unit_advice(struct ba_finding *f, const struct ba_device *d,
+				const struct blkalign_layer *l, uint32_t pss)
+{
+	const char *t = l->type ? l->type : "";
+
+	if (!strcmp(t, "vfat"))
+		return fat_advice(f, d, l, pss);
+	f->str[0] = t;
+	if (!strcmp(t, "ext2") || !strcmp(t, "ext3") || !strcmp(t, "ext4"))
+		return BA_T_UNIT_EXT_FIX;
+	if (!strcmp(t, "xfs"))
+		return BA_T_UNIT_XFS_FIX;
+	if (!strcmp(t, "btrfs"))
+		return BA_T_UNIT_BTRFS_FIX;
+	if (!strcmp(t, "ntfs"))
+		return BA_T_UNIT_NTFS_FIX;
+	return BA_T_UNIT_FS_FIX;
+}
+
 static void check_units(struct ba_device *d, int i, const struct grid *g)
 {
 	const struct blkalign_layer *l = &d->layers[i];
 	bool xfs = l->type && !strcmp(l->type, "xfs");
 	bool luks = l->kind == BLKALIGN_LAYER_LUKS;
+	/* a FAT or NTFS unit is a cluster, of several sectors */
+	bool clusters = l->type &&
+			(!strcmp(l->type, "vfat") || !strcmp(l->type, "ntfs"));
 	/* An XFS sector is a write unit; a FAT/NTFS "sector" is not. */
 	uint32_t unit = xfs && l->sector_size ? l->sector_size : l->unit;
 	struct ba_finding *f;
@@ -196,9 +316,10 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 	ba_finding_say(f,
 		       luks		       ? BA_T_UNIT_LUKS
 		       : xfs && l->sector_size ? BA_T_UNIT_SECTORS
+		       : clusters	       ? BA_T_UNIT_CLUSTERS
 					       : BA_T_UNIT_BLOCKS,
 		       BA_T_UNIT_WHY,
-		       !luks ? BA_T_UNIT_FS_FIX
+		       !luks ? unit_advice(f, d, l, g->pss)
 		       : l->version && !strcmp(l->version, "1")
 			       ? BA_T_UNIT_LUKS1_FIX
 			       : BA_T_UNIT_LUKS2_FIX);

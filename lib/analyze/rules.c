@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blkalignP.h"
 
@@ -203,17 +204,109 @@ static uint64_t size_fix(const struct ba_device *d,
 	return down;
 }
 
-static bool bypasses_page_cache(const struct ba_device *d, int i);
-/* The unit of size_fix for layer @i. */
-static uint64_t size_unit(const struct ba_device *d, int i)
+/*
+ * What the I/O through layer @i is, for the cost of its soft block size
+ * (docs/facts.md §1.5), by what it holds directly:
+ *   RAW    nothing blkalign knows: every buffered write to it pays
+ *   BELOW  md 1.1/1.2, LVM, LUKS: their I/O goes below the partition's
+ *          page cache, so its soft block size shapes nothing there
+ *   END    md 0.90/1.0, ZFS: the same, with metadata at the end too
+ *   FS     a filesystem: mounted, it sets the soft block size itself
+ *          (its block or sector size, whatever the partition's size)
+ * In the last three, only raw I/O on the partition (mkfs, dd) pays.
+ */
+enum holder { HOLD_RAW, HOLD_BELOW, HOLD_END, HOLD_FS };
+
+/**
+ * ba_fs_sets_soft_block: the filesystems the kernel mounts itself
+ * (sb_set_blocksize: ext2/3/4, XFS its sector size, btrfs, vfat) and
+ * NTFS, which ntfs-3g mounts as fuseblk with blksize=4096 (the kernel's
+ * ntfs3 with its cluster size).  Measured in tests/ts/loop/soft-block-
+ * contents.  Not swap: swapon leaves the soft block size as the size
+ * gives it, and what that costs swap's own I/O is not measured here.
+ */
+bool ba_fs_sets_soft_block(const char *type)
+{
+	static const char *const types[] = {"ext2",  "ext3", "ext4", "xfs",
+					    "btrfs", "vfat", "ntfs"};
+
+	for (size_t k = 0; type && k < sizeof(types) / sizeof(types[0]); k++)
+		if (!strcmp(type, types[k]))
+			return true;
+	return false;
+}
+
+/* The stack layer directly inside layer @i, or -1. */
+static int content_of(const struct ba_device *d, int i)
+{
+	return d->content && i >= 0 && (size_t)i < d->nlayers ? d->content[i]
+							      : -1;
+}
+
+static enum holder holder_of(const struct ba_device *d, int i)
+{
+	int c = content_of(d, i);
+	const struct blkalign_layer *l;
+
+	if (c < 0)
+		return HOLD_RAW;
+	l = &d->layers[c];
+	switch (l->kind) {
+	case BLKALIGN_LAYER_MD:
+		return l->version && (!strcmp(l->version, "1.1") ||
+				      !strcmp(l->version, "1.2"))
+			       ? HOLD_BELOW
+			       : HOLD_END;
+	case BLKALIGN_LAYER_ZFS:
+		return HOLD_END;
+	case BLKALIGN_LAYER_LVM:
+	case BLKALIGN_LAYER_LUKS:
+		return HOLD_BELOW;
+	case BLKALIGN_LAYER_FILESYSTEM:
+		return ba_fs_sets_soft_block(l->type) ? HOLD_FS : HOLD_RAW;
+	default:
+		return HOLD_RAW;
+	}
+}
+
+/* The first stack layer directly inside each layer (-1: none), once:
+ * the stack's layers follow their containers. */
+static int *contents_of(const struct ba_device *d)
+{
+	int *c = malloc((d->nlayers ? d->nlayers : 1) * sizeof(*c));
+
+	for (size_t k = 0; c && k < d->nlayers; k++)
+		c[k] = -1;
+	for (size_t k = d->nlayers; c && k-- > 1;) {
+		int p = d->layers[k].parent;
+
+		if (p >= 0 && (size_t)p < k &&
+		    d->layers[k].kind >= BLKALIGN_LAYER_MD)
+			c[p] = (int)k;
+	}
+	return c;
+}
+
+/* The page and the physical sector: a size on it clears both size
+ * findings. */
+static uint64_t page_unit(const struct ba_device *d)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
 	uint64_t pss = (uint64_t)t->physical_sector_size.value;
 	uint64_t page = (uint64_t)t->page_size.value;
 
-	if (bypasses_page_cache(d, i))
-		return pss ? pss : 512;
 	return ba_lcm64(page ? page : 4096, pss ? pss : 512);
+}
+
+/* The unit of size_fix for layer @i: the physical sector alone when its
+ * soft block size costs only raw I/O on it (as plan.c's size_gran). */
+static uint64_t size_unit(const struct ba_device *d, int i)
+{
+	uint64_t pss = (uint64_t)d->pub.topology.physical_sector_size.value;
+
+	if (holder_of(d, i) != HOLD_RAW)
+		return pss ? pss : 512;
+	return page_unit(d);
 }
 
 /* The finding's fix is to resize its layer to its suggested size, a
@@ -272,33 +365,6 @@ static void check_end(struct ba_device *d, int i)
 	resize(d, f, unit);
 }
 
-/*
- * md, LVM (dm), LUKS (dm-crypt) and ZFS submit their I/O below the
- * partition's page cache, so its soft block size shapes nothing there
- * (ba_rules_run marks those layers once).
- */
-static bool bypasses_page_cache(const struct ba_device *d, int i)
-{
-	return d->below_cache && i >= 0 && (size_t)i < d->nlayers &&
-	       d->below_cache[i];
-}
-
-static bool *mark_below_cache(const struct ba_device *d)
-{
-	bool *b = calloc(d->nlayers ? d->nlayers : 1, sizeof(*b));
-
-	for (size_t k = 0; b && k < d->nlayers; k++) {
-		enum blkalign_layer_kind kind = d->layers[k].kind;
-		int p = d->layers[k].parent;
-
-		if (p >= 0 && (size_t)p < d->nlayers &&
-		    (kind == BLKALIGN_LAYER_MD || kind == BLKALIGN_LAYER_LVM ||
-		     kind == BLKALIGN_LAYER_LUKS || kind == BLKALIGN_LAYER_ZFS))
-			b[p] = true;
-	}
-	return b;
-}
-
 static void check_soft_block(struct ba_device *d, int i)
 {
 	const struct blkalign_topology *t = &d->pub.topology;
@@ -306,16 +372,16 @@ static void check_soft_block(struct ba_device *d, int i)
 	uint64_t page = (uint64_t)t->page_size.value;
 	uint64_t max_bytes = (uint64_t)t->max_sectors_kb.value * KIB;
 	uint64_t segs = (uint64_t)t->max_segments.value;
+	enum holder h = holder_of(d, i);
 	struct ba_finding *f;
 	uint64_t cap, cap_aligned;
 
 	/* Only a soft block below the page costs anything (4Kn: never). */
 	if (l->soft_block_size >= page)
 		return;
-	f = ba_device_add_finding(d, BA_CODE_SOFT_BLOCK_SIZE,
-				  bypasses_page_cache(d, i) ? BLKALIGN_INFO
-							    : BLKALIGN_WARNING,
-				  i);
+	f = ba_device_add_finding(
+		d, BA_CODE_SOFT_BLOCK_SIZE,
+		h == HOLD_RAW ? BLKALIGN_WARNING : BLKALIGN_INFO, i);
 	if (!f)
 		return;
 	f->pub.soft_block_size = l->soft_block_size;
@@ -330,13 +396,32 @@ static void check_soft_block(struct ba_device *d, int i)
 	f->pub.value = l->size;
 	f->pub.granularity = page;
 	f->pub.remainder = l->size % page;
-	f->pub.suggested = size_fix(d, l, size_unit(d, i));
-	ba_finding_say(f, BA_T_SOFT_BLOCK,
-		       f->pub.severity == BLKALIGN_INFO
-			       ? BA_T_SOFT_BLOCK_WHY_BELOW
-			       : BA_T_SOFT_BLOCK_WHY,
-		       BA_T_NONE);
-	resize(d, f, size_unit(d, i));
+	/* the size that clears it, even where only raw I/O pays: what the
+	 * fix says of that size depends on what the partition holds */
+	f->pub.suggested = size_fix(d, l, page_unit(d));
+	resize(d, f, page_unit(d));
+	f->other = content_of(d, i);
+	switch (h) {
+	case HOLD_RAW:
+		ba_finding_say(f, BA_T_SOFT_BLOCK, BA_T_SOFT_BLOCK_WHY,
+			       BA_T_RESIZE);
+		break;
+	case HOLD_BELOW:
+		ba_finding_say(f, BA_T_SOFT_BLOCK, BA_T_SOFT_BLOCK_WHY_BELOW,
+			       BA_T_SOFT_BLOCK_FIX_RAW);
+		break;
+	case HOLD_END:
+		ba_finding_say(f, BA_T_SOFT_BLOCK, BA_T_SOFT_BLOCK_WHY_BELOW,
+			       d->layers[f->other].kind == BLKALIGN_LAYER_ZFS
+				       ? BA_T_SOFT_BLOCK_FIX_ZFS_END
+				       : BA_T_SOFT_BLOCK_FIX_MD_END);
+		break;
+	case HOLD_FS:
+		f->str[0] = d->layers[f->other].type;
+		ba_finding_say(f, BA_T_SOFT_BLOCK, BA_T_SOFT_BLOCK_WHY_FS,
+			       BA_T_SOFT_BLOCK_FIX_RAW);
+		break;
+	}
 }
 
 /* An image whose size is not a whole number of logical sectors: a loop
@@ -496,8 +581,8 @@ void ba_rules_run(struct ba_device *d)
 	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
 
 	ba_rules_table_run(d);
-	free(d->below_cache);
-	d->below_cache = mark_below_cache(d);
+	free(d->content);
+	d->content = contents_of(d);
 	check_device(d);
 	if (d->nlayers)
 		check_disk_sectors(d);
@@ -538,8 +623,8 @@ void ba_rules_run(struct ba_device *d)
 	check_overlaps(d);
 	ba_rules_stack_run(d);
 	ba_rules_image_run(d);
-	free(d->below_cache);
-	d->below_cache = NULL;
+	free(d->content);
+	d->content = NULL;
 }
 
 const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)
@@ -561,6 +646,8 @@ const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)
 		return "filesystem";
 	case BLKALIGN_LAYER_ZFS:
 		return "zfs";
+	case BLKALIGN_LAYER_TABLE:
+		return "table";
 	}
 	return "unknown";
 }

@@ -67,6 +67,7 @@ static void text_parts(const struct ba_fix_inspect *in, FILE *out)
 		{"head", h->head},
 		{"boundaries", h->bound},
 		{"boundaries back", h->rbound},
+		{"map of used blocks", h->map},
 	};
 
 	fprintf(out, "  copies:");
@@ -250,6 +251,7 @@ static struct json_object *layout_json(const struct ba_journal *j)
 		{"boundaries_back",
 		 {j->rbound_p.off[0], j->rbound_p.off[1]},
 		 j->rbound_p.len},
+		{"used_map", {j->map_p.off[0], j->map_p.off[1]}, j->map_p.len},
 		{"batch_data",
 		 {j->data_off[0], j->data_off[1]},
 		 j->g.batch ? j->data_off[1] - j->data_off[0] : 0},
@@ -336,6 +338,7 @@ static struct json_object *copies_obj(const struct ba_journal_health *h)
 	json_object_object_add(o, "head", copies_json(h->head));
 	json_object_object_add(o, "boundaries", copies_json(h->bound));
 	json_object_object_add(o, "boundaries_back", copies_json(h->rbound));
+	json_object_object_add(o, "used_map", copies_json(h->map));
 	return o;
 }
 

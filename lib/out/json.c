@@ -93,6 +93,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 			       json_object_new_boolean(l->extended));
 	json_object_object_add(o, "logical",
 			       json_object_new_boolean(l->logical));
+	if (l->logical)
+		ba_json_s64(o, "ebr", (int64_t)l->ebr);
 	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
 		stack_fields(o, l);
 	if (l->kind == BLKALIGN_LAYER_MD)
@@ -445,4 +447,36 @@ int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out)
 	rc = json_devices(r, &r->json_ndevices, out);
 	r->json_begun = false;
 	return rc ? rc : json_end(r, out);
+}
+
+/**
+ * blkalign_finding_codes_write_json: { schema_version, version, codes:
+ * [{ code, severity, summary }] }, every code the library can emit (what
+ * `check --list-codes --json` prints).  Returns 0, -EINVAL, -ENOMEM or
+ * -EIO.
+ */
+int blkalign_finding_codes_write_json(FILE *out)
+{
+	struct json_object *root, *arr;
+
+	if (!out)
+		return -EINVAL;
+	if (ba_json_root_array(&root, &arr))
+		return -ENOMEM;
+	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
+	     c++) {
+		struct json_object *o = json_object_new_object();
+
+		if (!o) {
+			json_object_put(arr);
+			json_object_put(root);
+			return -ENOMEM;
+		}
+		ba_json_str(o, "code", c->code);
+		ba_json_str(o, "severity", blkalign_severity_name(c->severity));
+		ba_json_str(o, "summary", c->summary);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "codes", arr);
+	return ba_json_write(root, out);
 }

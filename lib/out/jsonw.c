@@ -51,6 +51,19 @@ struct json_object *ba_json_root(void)
 	return root;
 }
 
+/* A document's root and one array for it: 0, or -ENOMEM with neither. */
+int ba_json_root_array(struct json_object **root, struct json_object **arr)
+{
+	*root = ba_json_root();
+	*arr = json_object_new_array();
+	if (*root && *arr)
+		return 0;
+	json_object_put(*root);
+	json_object_put(*arr);
+	*root = *arr = NULL;
+	return -ENOMEM;
+}
+
 /*
  * Print @root pretty to @out with a final newline, and free it.
  * Returns: 0, -ENOMEM or -EIO.

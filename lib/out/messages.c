@@ -103,6 +103,29 @@ static const char *const texts[BA_NTEXTS] = {
 		"writes to it (mkfs, dd, raw databases) go out in requests of "
 		"at most {h:cap} instead of {h:capa}: {ratio}x as many "
 		"requests",
+	[BA_T_SOFT_BLOCK_WHY_FS] =
+		"a mounted {s0} sets the soft block size itself (its block or "
+		"sector size, whatever the partition's size) and writes files "
+		"in multi-page requests, so only raw I/O on '{name}' itself "
+		"pays: buffered writes to it (mkfs, dd) go out in requests of "
+		"at most {h:cap} instead of {h:capa}: {ratio}x as many "
+		"requests",
+	[BA_T_SOFT_BLOCK_FIX_RAW] =
+		"nothing to do for '{other}'; for raw writes to '{name}' "
+		"(mkfs, dd) to go out in requests of {h:capa}: {resize}",
+	[BA_T_SOFT_BLOCK_FIX_MD_END] =
+		"nothing to do for '{other}': resizing '{name}' would move "
+		"the md superblock kept at its end; for raw writes to "
+		"'{name}' to go out in requests of {h:capa}, re-create the "
+		"member on a partition of {sector} sectors ({sugg} bytes, a "
+		"multiple of {h:unit}): remove it from the array, repartition, "
+		"add it back (a resync)",
+	[BA_T_SOFT_BLOCK_FIX_ZFS_END] =
+		"nothing to do for '{other}': resizing '{name}' would move "
+		"the two ZFS labels kept at its end; for raw writes to "
+		"'{name}' to go out in requests of {h:capa}, move the vdev "
+		"to a partition of {sector} sectors ({sugg} bytes, a multiple "
+		"of {h:unit}) with zpool replace",
 	[BA_T_SIZE_LOGICAL] = "'{name}' is {value} bytes, not a whole number "
 			      "of {gran}-byte sectors",
 	[BA_T_SIZE_LOGICAL_WHY] = "its last {rem} bytes are out of reach: a "
@@ -192,8 +215,39 @@ static const char *const texts[BA_NTEXTS] = {
 			   "smaller than the {gran}-byte physical sector",
 	[BA_T_UNIT_WHY] = "writes of one unit cover part of a physical sector: "
 			  "read-modify-write in the drive",
-	[BA_T_UNIT_FS_FIX] = "recreate the filesystem with 4096-byte blocks "
-			     "(mkfs.ext4 -b 4096, mkfs.xfs -s size=4096)",
+	[BA_T_UNIT_FS_FIX] = "recreate the filesystem with blocks of {gran} "
+			     "bytes or more (it erases the files: copy them "
+			     "off first)",
+	[BA_T_UNIT_CLUSTERS] = "'{name}' uses {value}-byte clusters, smaller "
+			       "than the {gran}-byte physical sector",
+	[BA_T_UNIT_EXT_FIX] = "recreate the {s0} with {gran}-byte blocks "
+			      "(mkfs.{s0} -b {gran}; it erases the files: "
+			      "copy them off first)",
+	[BA_T_UNIT_XFS_FIX] = "recreate the XFS with {gran}-byte sectors "
+			      "(mkfs.xfs -s size={gran}; it erases the files: "
+			      "copy them off first)",
+	[BA_T_UNIT_BTRFS_FIX] = "recreate the btrfs with {gran}-byte sectors "
+				"(mkfs.btrfs -s {gran}; it erases the files: "
+				"copy them off first)",
+	[BA_T_UNIT_NTFS_FIX] = "recreate the NTFS with {gran}-byte clusters "
+			       "(mkntfs -c {gran}; ntfsresize cannot change "
+			       "them, and mkntfs erases the files: copy them "
+			       "off first)",
+	[BA_T_UNIT_FAT_FIX] = "recreate the {s0} with {gran}-byte clusters, "
+			      "{a1} sectors of {a2} bytes (mkfs.vfat -F {a0} "
+			      "-s {a1}; it erases the files: copy them off "
+			      "first)",
+	[BA_T_UNIT_FAT_OTHER_FIX] =
+		"a {s0} this size cannot have {gran}-byte clusters: it would "
+		"have {a3} of them, and {s0} needs at least {a5}; recreate it "
+		"as FAT{a4} (mkfs.vfat -F {a4} -s {a1}), or grow it to at "
+		"least {h:sugg} and recreate it (mkfs.vfat -F {a0} -s "
+		"{a1}; either erases the files: copy them off first)",
+	[BA_T_UNIT_FAT_NONE_FIX] =
+		"no FAT this size can have {gran}-byte clusters (it would "
+		"have {a3} of them); grow it to at least {h:sugg} and "
+		"recreate it (mkfs.vfat -F {a0} -s {a1}; it erases the "
+		"files: copy them off first)",
 	[BA_T_UNIT_LUKS1_FIX] =
 		"LUKS1 always encrypts 512-byte sectors: convert to LUKS2 "
 		"(cryptsetup convert --type luks2) and re-encrypt with "

@@ -159,13 +159,8 @@ int blkalign_model_write_json(const char *target,
 
 	if (ba_model_geometry_in(&geom, g) || (!models && nmodels) || !out)
 		return -EINVAL;
-	root = ba_json_root();
-	arr = json_object_new_array();
-	if (!root || !arr) {
-		json_object_put(root);
-		json_object_put(arr);
+	if (ba_json_root_array(&root, &arr))
 		return -ENOMEM;
-	}
 	ba_json_str(root, "target", target);
 	json_object_object_add(root, "geometry", geometry_json(&geom));
 	for (size_t i = 0; i < nmodels; i++)

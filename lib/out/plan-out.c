@@ -106,6 +106,8 @@ static struct json_object *part_json(const struct blkalign_plan_part *pp,
 		json_object_object_add(o, "used_size", NULL);
 	ba_json_u64(o, "limit", pp->limit);
 	ba_json_u64(o, "bytes_to_copy", pp->bytes_to_copy);
+	ba_json_str(o, "map_source", pp->map_source);
+	ba_json_str(o, "map_problem", pp->map_problem);
 	json_object_object_add(
 		o, "estimated_seconds",
 		json_object_new_double(tput > 0 ? pp->bytes_to_copy / tput
@@ -159,13 +161,8 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
 
 	if ((!plans && nplans) || !out)
 		return -EINVAL;
-	root = ba_json_root();
-	arr = json_object_new_array();
-	if (!root || !arr) {
-		json_object_put(root);
-		json_object_put(arr);
+	if (ba_json_root_array(&root, &arr))
 		return -ENOMEM;
-	}
 	json_object_object_add(root, "throughput_bytes_per_second",
 			       json_object_new_double(tput));
 	for (size_t i = 0; i < nplans; i++)

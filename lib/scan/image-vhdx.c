@@ -388,6 +388,19 @@ int ba_vhdx_parse(struct ba_io *io, bool strict, struct ba_vhdx_layout *l,
 }
 
 /**
+ * ba_vhdx_info: the sector sizes and block size of the layout @l (as
+ * ba_vhdx_parse gave it), into @info.
+ */
+void ba_vhdx_info(const struct ba_vhdx_layout *l, struct ba_image_info *info)
+{
+	info->cluster_size = l->block_size;
+	info->logical_sector_size = l->logical_sector_size;
+	info->physical_sector_size = l->physical_sector_size;
+	info->logical_source = BLKALIGN_SRC_IMAGE;
+	info->physical_source = BLKALIGN_SRC_IMAGE;
+}
+
+/**
  * ba_vhdx_read: the sector sizes and block size of the VHDX file read
  * through @io, into @info.
  * Returns: 0 with them set; 1 when the file is damaged (why in
@@ -400,12 +413,7 @@ int ba_vhdx_read(struct ba_io *io, struct ba_image_info *info)
 
 	if (rc == 1)
 		info->damage = info->why;
-	if (rc)
-		return rc;
-	info->cluster_size = l.block_size;
-	info->logical_sector_size = l.logical_sector_size;
-	info->physical_sector_size = l.physical_sector_size;
-	info->logical_source = BLKALIGN_SRC_IMAGE;
-	info->physical_source = BLKALIGN_SRC_IMAGE;
-	return 0;
+	if (!rc)
+		ba_vhdx_info(&l, info);
+	return rc;
 }

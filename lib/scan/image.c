@@ -4,19 +4,22 @@
  * magic, so that check_file() can hand it to qemu-nbd (nbd.c) instead of
  * reading its bytes as a raw disk.  Only the magic and what the headers
  * say of the disk's geometry are read here (the cluster or block size,
- * the sector sizes: vhdx's metadata in image-vhdx.c): the formats
- * themselves are qemu's business.
+ * the sector sizes: vhdx's metadata in image-vhdx.c, parsed in the
+ * sandboxed child blkalign's own readers run in, vdisk-child.c): the
+ * formats themselves are qemu's business.
  *
  * Magics as qemu's block drivers probe them (block/qcow2.c, vmdk.c,
  * vhdx.c, vpc.c, vdi.c, qed.c); vpc is also recognised by its footer in
  * the last sector, the only copy a fixed VHD has.
  */
 #include <endian.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "blkalignP.h"
+#include "vdisk.h"
 
 /* Header fields read below, byte offsets in the first sector. */
 #define QCOW2_CLUSTER_BITS 0x14	 /* be32 */
@@ -91,11 +94,22 @@ static bool past_end(const char *what, uint64_t off, uint64_t bytes,
 	return true;
 }
 
+/* Do [a, a + alen) and [b, b + blen) share a byte? */
+static bool overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
 /*
  * A qcow2 file cut short: qemu reads what lies past the end of the file
  * as zeros, so a truncated image would look like an empty disk.  Its
- * L1 and refcount tables must be inside the file.  NULL when they are,
- * else why not (in @buf).
+ * L1 and refcount tables must be inside the file.  Nor may they lie
+ * over the header's cluster or over each other: qemu does not check
+ * that when it opens an image, it reads the entries it finds there
+ * (the header's bytes as L2 tables: a disk of zeros or garbage), and
+ * never writes an image so (qcow2_check_metadata_overlap refuses such
+ * writes; qemu-img check finds the image corrupt).  NULL when all is
+ * well, else why not (in @buf).
  */
 static const char *qcow2_damage(const uint8_t *s, uint64_t file_size, char *buf,
 				size_t len)
@@ -105,7 +119,7 @@ static const char *qcow2_damage(const uint8_t *s, uint64_t file_size, char *buf,
 	uint64_t l1 = get_be64(s + QCOW2_L1_OFFSET);
 	uint64_t l1_bytes = (uint64_t)get_be32(s + QCOW2_L1_SIZE) * 8;
 	uint64_t rt = get_be64(s + QCOW2_REFCOUNT_OFFSET);
-	uint64_t rt_bytes;
+	uint64_t rt_bytes, cluster;
 
 	if (version != 2 && version != 3)
 		return snprintf(buf, len, "unknown qcow2 version %u", version),
@@ -114,10 +128,32 @@ static const char *qcow2_damage(const uint8_t *s, uint64_t file_size, char *buf,
 		return snprintf(buf, len, "cluster_bits %u is out of range",
 				bits),
 		       buf;
+	cluster = UINT64_C(1) << bits;
 	rt_bytes = (uint64_t)get_be32(s + QCOW2_REFCOUNT_CLUSTERS) << bits;
 	if (past_end("L1", l1, l1_bytes, file_size, buf, len) ||
 	    past_end("refcount", rt, rt_bytes, file_size, buf, len))
 		return buf;
+	if (overlap(l1, l1_bytes, 0, cluster) ||
+	    overlap(rt, rt_bytes, 0, cluster))
+		return snprintf(buf, len,
+				"its %s table (bytes %" PRIu64 " to %" PRIu64
+				") lies over its header (the first %" PRIu64
+				" bytes): damaged",
+				overlap(l1, l1_bytes, 0, cluster) ? "L1"
+								  : "refcount",
+				overlap(l1, l1_bytes, 0, cluster) ? l1 : rt,
+				overlap(l1, l1_bytes, 0, cluster)
+					? l1 + l1_bytes
+					: rt + rt_bytes,
+				cluster),
+		       buf;
+	if (overlap(l1, l1_bytes, rt, rt_bytes))
+		return snprintf(buf, len,
+				"its L1 table (bytes %" PRIu64 " to %" PRIu64
+				") and refcount table (bytes %" PRIu64
+				" to %" PRIu64 ") overlap: damaged",
+				l1, l1 + l1_bytes, rt, rt + rt_bytes),
+		       buf;
 	return NULL;
 }
 
@@ -178,10 +214,16 @@ static int sector_sizes(int fd, uint64_t size, const uint8_t s[BA_SECTOR],
 	const char *fmt = info->format;
 
 	if (!strcmp(fmt, "vhdx")) {
-		struct ba_io io;
+		/* a parse of untrusted metadata: in the readers' sandbox */
+		struct ba_vhdx_layout l;
+		int rc = ba_vdisk_child_vhdx(fd, size, &l, info->why,
+					     sizeof(info->why));
 
-		ba_io_init_fd(&io, fd, size);
-		return ba_vhdx_read(&io, info);
+		if (rc == 1 || rc == -ECHILD)
+			info->damage = info->why;
+		if (!rc)
+			ba_vhdx_info(&l, info);
+		return rc == -ECHILD ? 1 : rc;
 	}
 	if (!strcmp(fmt, "vdi")) {
 		uint32_t lss = get_le32(s + VDI_SECTOR_SIZE);
@@ -217,7 +259,8 @@ static int sector_sizes(int fd, uint64_t size, const uint8_t s[BA_SECTOR],
  * geometry its headers record.
  * Returns: 1 with @info filled (info->damage set when qemu would misread
  * it or it contradicts its format), 0 for a raw image (also one too
- * short to hold a header), or -errno when the file cannot be read.
+ * short to hold a header, but for a VMDK descriptor file), or -errno
+ * when the file cannot be read.
  */
 int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info)
 {
@@ -225,11 +268,14 @@ int ba_image_sniff(int fd, uint64_t size, struct ba_image_info *info)
 	int rc;
 
 	memset(info, 0, sizeof(*info));
-	if (size < BA_SECTOR)
-		return 0;
-	rc = ba_pread_full(fd, s, sizeof(s), 0);
+	memset(s, 0, sizeof(s));
+	rc = ba_pread_full(fd, s, size < sizeof(s) ? size : sizeof(s), 0);
 	if (rc)
 		return rc;
+	/* shorter than a header: a VMDK descriptor file (VMware's often
+	 * are; qemu reads one of any size), or raw */
+	if (size < BA_SECTOR && memcmp(s, "# Disk DescriptorFile", 21))
+		return 0;
 	info->format = sniff_head(s, &info->cluster_size);
 	if (info->format && !strcmp(info->format, "qcow2"))
 		info->damage =

@@ -24,11 +24,15 @@
  * export's block status says reads as zeros is not fetched (fetch()).
  *
  * A plain image in a format blkalign reads itself (vdisk.h) is not
- * served by qemu-nbd for check: ba_nbd_open_local() puts our own reader
- * where the server was, and fetch() reads the file through it into the
- * same memfd, by the same rules (the format's tables say which ranges
- * read as zeros, as block status would).  Nothing else changes: the
- * probe, the bounds, the counts.
+ * served by qemu-nbd for check: ba_nbd_open_local() puts our own reader,
+ * in its sandboxed child (vdisk-child.c), where the server was, and
+ * fetch() reads the disk through it into the same memfd, by the same
+ * rules (the format's tables say which ranges read as zeros, as block
+ * status would).  Nothing else changes: the probe, the bounds, the
+ * counts.  A fetch that fails there, or from the qemu-nbd of an image,
+ * is remembered (ba_nbd_broken): the scan's record of such an image is
+ * worth nothing, and the caller starts it over through qemu-nbd (our
+ * reader gave up on a table entry) or fails the target.
  *
  * libnbd can block in a connect, a handshake or a read from a server
  * that does not answer: everything goes through its asynchronous calls
@@ -77,8 +81,10 @@ struct ba_nbd {
 	int errfd;		   /* qemu-nbd's stderr, to say why it failed */
 	struct ba_qemu_nbd server; /* our qemu-nbd child, if any */
 	/* or our own reader of the image file (no handle then) */
-	struct ba_vdisk *vd;
-	struct ba_io file;
+	struct ba_vdisk_child *vc;
+	int lock_fd; /* the image, holding qemu's read locks */
+	int broken;  /* BA_NBD_GAVE_UP, BA_NBD_FAILED: the first failure */
+	char broken_why[512];
 };
 
 static int64_t now_ms(void)
@@ -140,52 +146,6 @@ static void say_nbd(char *why, size_t len, int rc)
 		snprintf(why, len, "%s", e && *e ? e : strerror(-rc));
 }
 
-/*
- * The last line qemu-nbd wrote to its stderr, into @why, with our
- * --image-opts string @opts said as the file @file it names; false if
- * it wrote none.
- */
-static bool child_said(const struct ba_nbd *n, const char *opts,
-		       const char *file, char *why, size_t len)
-{
-	char *at;
-	char buf[1024], joined[1024];
-	ssize_t got;
-	char *line, *end;
-
-	if (n->errfd < 0)
-		return false;
-	got = ba_pread_all(n->errfd, buf, sizeof(buf) - 1, 0);
-	if (got <= 0)
-		return false;
-	buf[got] = '\0';
-	end = buf + strlen(buf);
-	while (end > buf && (end[-1] == '\n' || end[-1] == '\r'))
-		*--end = '\0';
-	if (end == buf)
-		return false;
-	line = strrchr(buf, '\n');
-	line = line ? line + 1 : buf;
-	/* a last line of its own ("Is another process using the image?")
-	 * goes after the one before: that one says what failed */
-	if (line > buf && strncmp(line, "qemu-nbd:", 9)) {
-		char *prev;
-
-		line[-1] = '\0';
-		prev = strrchr(buf, '\n');
-		prev = prev ? prev + 1 : buf;
-		snprintf(joined, sizeof(joined), "%.500s; %.500s", prev, line);
-		line = joined;
-	}
-	at = strstr(line, opts);
-	if (at)
-		snprintf(why, len, "%.*s%s%s", (int)(at - line), line, file,
-			 at + strlen(opts));
-	else
-		snprintf(why, len, "%s", line);
-	return true;
-}
-
 /**
  * ba_nbd_close: disconnect, stop the qemu-nbd child (if any) and wait for
  * it, and free @n.  NULL is a no-op.
@@ -198,9 +158,9 @@ void ba_nbd_close(struct ba_nbd *n)
 	if (n->h)
 		nbd_close(n->h);
 	ba_qemu_nbd_stop(&n->server, 2000);
-	ba_vdisk_close(n->vd);
-	if (n->file.fd >= 0)
-		close(n->file.fd);
+	ba_vdisk_child_close(n->vc);
+	if (n->lock_fd >= 0)
+		close(n->lock_fd);
 	if (n->memfd >= 0)
 		close(n->memfd);
 	if (n->errfd >= 0)
@@ -217,7 +177,7 @@ static struct ba_nbd *nbd_new(void)
 		return NULL;
 	n->memfd = -1;
 	n->errfd = -1;
-	n->file.fd = -1;
+	n->lock_fd = -1;
 	n->h = nbd_create();
 	if (!n->h) {
 		free(n);
@@ -263,18 +223,21 @@ static int attach(struct ba_nbd *n, char *why, size_t len)
 
 /**
  * ba_nbd_open_local: read the image file open as @fd (@size bytes, in
- * the format qemu calls @format) with blkalign's own reader (vdisk.h),
- * under qemu's read lock (ba_vdisk_lock).  @fd is the caller's: a
- * duplicate is kept.
+ * the format qemu calls @format) with blkalign's own reader (vdisk.h) in
+ * its sandboxed child, under qemu's read lock (ba_vdisk_lock).  @fd is
+ * the caller's: a duplicate is kept.
  * Returns: 0 with @out set; -ENOTSUP when the reader leaves the image
- * to qemu, -EBUSY when a qemu writes it, -EINVAL when it looks damaged
- * (each: let qemu-nbd read it, or say why it cannot), -errno; why (one
- * line) in @why.
+ * to qemu, -EBUSY when a qemu writes it, -EINVAL when it looks damaged,
+ * -ENOSYS when its sandbox cannot run here (each: let qemu-nbd read it,
+ * or say why it cannot); -ECHILD when the
+ * reader's child died or broke its protocol (a bug of ours: the target
+ * fails); -errno; why (one line) in @why.
  */
 int ba_nbd_open_local(int fd, uint64_t size, const char *format,
 		      struct ba_nbd **out, char *why, size_t len)
 {
 	struct ba_nbd *n = calloc(1, sizeof(*n));
+	uint64_t vsize = 0;
 	int rc;
 
 	*out = NULL;
@@ -285,21 +248,18 @@ int ba_nbd_open_local(int fd, uint64_t size, const char *format,
 	n->memfd = -1;
 	n->errfd = -1;
 	n->status = -1;
-	ba_io_init_fd(&n->file, fcntl(fd, F_DUPFD_CLOEXEC, 3), size);
-	rc = n->file.fd < 0 ? -errno : ba_vdisk_lock(n->file.fd);
+	n->lock_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	rc = n->lock_fd < 0 ? -errno : ba_vdisk_lock(n->lock_fd);
 	if (rc) {
 		snprintf(why, len, "%s",
 			 rc == -EBUSY ? "a qemu has it open for writing"
 				      : strerror(-rc));
 		goto out;
 	}
-	rc = ba_vdisk_open(&n->file, format, &n->vd, why, len);
-	if (!rc && n->vd->size > INT64_MAX) {
-		snprintf(why, len, "a virtual size past 8 EiB");
-		rc = -EINVAL;
-	}
+	rc = ba_vdisk_child_open(n->lock_fd, size, format, &n->vc, &vsize, why,
+				 len);
 	if (!rc)
-		rc = make_memfd(n, (int64_t)n->vd->size, why, len);
+		rc = make_memfd(n, (int64_t)vsize, why, len);
 out:
 	if (rc) {
 		ba_nbd_close(n);
@@ -312,7 +272,7 @@ out:
 /** ba_nbd_reader: who reads the export: "blkalign", "qemu-nbd", "nbd". */
 const char *ba_nbd_reader(const struct ba_nbd *n)
 {
-	return n->vd ? "blkalign" : n->server.pid ? "qemu-nbd" : "nbd";
+	return n->vc ? "blkalign" : n->server.pid ? "qemu-nbd" : "nbd";
 }
 
 /* @name on $PATH, as execvp would find it. */
@@ -413,7 +373,7 @@ int ba_nbd_open_image(const char *path, const char *format, bool writable,
 		nbd_close(n->h);
 		n->h = NULL;
 		ba_qemu_nbd_stop(&n->server, rc == -ETIMEDOUT ? 0 : 5000);
-		if (!child_said(n, opts, path, why, len))
+		if (!ba_qemu_nbd_said(n->errfd, opts, path, why, len))
 			say_nbd(why, len, rc);
 		goto out;
 	}
@@ -737,64 +697,53 @@ static int64_t fetch_covered(struct ba_nbd *n, const struct status_reply *r,
 	return rc ? rc : (int64_t)next;
 }
 
-/*
- * Fetch [start, end) through our own reader of the image: what its
- * tables say reads as zeros is skipped, as block status would skip it
+/* A piece our reader's child sent: into the memfd, or skipped as zeros
  * (the memfd reads as zeros where nothing was written: ranges are never
- * forgotten here, as this source takes no writes).
- */
-/*
- * Of the @k bytes of the DATA extent @e, how many to take as they are:
- * a hole of the image file at its start (a preallocated cluster no one
- * wrote) turns it ZERO up to the hole's end, as qemu's block status
- * says it (the file layer's SEEK_DATA); data is cut at the next hole.
- */
-static size_t hole_ahead(struct ba_nbd *n, struct ba_vext *e, size_t k)
+ * forgotten here, as this source takes no writes). */
+static int put_local(void *arg, uint64_t off, const void *data, size_t len)
 {
-	off_t from = (off_t)e->file_off, d, h;
+	struct ba_nbd *n = arg;
+	int rc = data ? pwrite_full(n->memfd, data, len, off) : 0;
 
-	if (e->file_off >= n->file.size)
-		return e->kind = BA_VEXT_ZERO, k;
-	d = lseek(n->file.fd, from, SEEK_DATA);
-	if (d < 0)
-		/* ENXIO: no data up to the end; else no SEEK_DATA here */
-		return errno == ENXIO ? (e->kind = BA_VEXT_ZERO, k) : k;
-	if (d > from) {
-		e->kind = BA_VEXT_ZERO;
-		return (uint64_t)(d - from) < k ? (size_t)(d - from) : k;
-	}
-	h = lseek(n->file.fd, from, SEEK_HOLE);
-	return h > from && (uint64_t)(h - from) < k ? (size_t)(h - from) : k;
+	if (!rc)
+		*(data ? &n->fetched : &n->skipped) += len;
+	return rc;
 }
 
-static int fetch_local(struct ba_nbd *n, uint64_t start, uint64_t end,
-		       void *buf)
+/* The first failure of the image under the scan, for ba_nbd_broken. */
+static void broke(struct ba_nbd *n, int how, const char *why)
 {
-	for (uint64_t at = start; at < end;) {
-		struct ba_vext e;
-		size_t k;
-		int rc = ba_vdisk_map(n->vd, at, &e);
+	if (n->broken)
+		return;
+	n->broken = how;
+	snprintf(n->broken_why, sizeof(n->broken_why), "%s", why);
+}
 
-		if (rc)
-			return rc;
-		k = e.len < end - at ? (size_t)e.len : (size_t)(end - at);
-		if (k > FETCH_MAX)
-			k = FETCH_MAX;
-		if (e.kind == BA_VEXT_DATA)
-			k = hole_ahead(n, &e, k);
-		if (e.kind == BA_VEXT_ZERO) {
-			n->skipped += k;
-		} else {
-			rc = ba_vdisk_read(n->vd, buf, k, at, NULL);
-			if (!rc)
-				rc = pwrite_full(n->memfd, buf, k, at);
-			if (rc)
-				return rc;
-			n->fetched += k;
-		}
-		at += k;
-	}
-	return have_add(n, start, end);
+/**
+ * ba_nbd_broken: whether reading the image behind @n failed under the
+ * scan, which then saw an incomplete disk: BA_NBD_GAVE_UP (our reader
+ * cannot vouch for a table entry: qemu's turn), BA_NBD_FAILED (our
+ * reader's child died, or qemu-nbd failed a read), with why in @why;
+ * 0 when all went well, or for an NBD URI (its reads fail as a disk's).
+ */
+int ba_nbd_broken(const struct ba_nbd *n, char *why, size_t len)
+{
+	if (n->broken)
+		snprintf(why, len, "%s", n->broken_why);
+	return n->broken;
+}
+
+static int fetch_local(struct ba_nbd *n, uint64_t start, uint64_t end)
+{
+	char why[256];
+	int rc = ba_vdisk_child_fetch(n->vc, start, end, put_local, n, why,
+				      sizeof(why));
+
+	if (rc == -ECHILD)
+		broke(n, BA_NBD_FAILED, why);
+	else if (rc && rc != -ENOMEM)
+		broke(n, BA_NBD_GAVE_UP, why);
+	return rc ? rc : have_add(n, start, end);
 }
 
 /*
@@ -817,8 +766,11 @@ static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 	uint64_t at = start;
 	int rc = n->failed;
 
-	if (n->vd)
-		return fetch_local(n, start, end, buf);
+	/* the scan's record is dropped: no use reading on */
+	if (n->broken)
+		return -EIO;
+	if (n->vc)
+		return fetch_local(n, start, end);
 
 	if (!rc && !n->status)
 		n->status = nbd_can_meta_context(
@@ -844,6 +796,22 @@ static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 			rc = (int)next;
 		else
 			at = (uint64_t)next;
+	}
+	if (rc && n->server.pid) {
+		char said[300], why[512];
+
+		/* qemu says why on its stderr ("qcow2: Marking image as
+		 * corrupt: ..."), the reply only EIO */
+		if (rc == -ETIMEDOUT)
+			snprintf(said, sizeof(said), "no answer within 30 s");
+		else if (!ba_qemu_nbd_said(n->errfd, NULL, NULL, said,
+					   sizeof(said)))
+			snprintf(said, sizeof(said), "%s", strerror(-rc));
+		snprintf(why, sizeof(why),
+			 "qemu-nbd failed to read bytes %" PRIu64 " to %" PRIu64
+			 " of the disk: %s",
+			 at, end, said);
+		broke(n, BA_NBD_FAILED, why);
 	}
 	return rc ? rc : have_add(n, start, end);
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -146,6 +147,87 @@ int ba_qemu_nbd_start(char *const argv[], int errfd, struct ba_qemu_nbd *q,
 	free(pid_var);
 	free(env);
 	return rc;
+}
+
+#define SAID_TAIL 2048 /* of qemu-nbd's stderr: its last lines */
+
+/* The @n-th line of the @nl lines at @l (pointers to their starts, each
+ * ended by a NUL) without qemu's "qemu-nbd: " prefix. */
+static const char *bare(char *const l[], int n)
+{
+	return strncmp(l[n], "qemu-nbd: ", 10) ? l[n] : l[n] + 10;
+}
+
+static bool is_error(const char *line)
+{
+	return !strncmp(line, "qemu-nbd: ", 10) &&
+	       strncmp(line, "qemu-nbd: warning: ", 19);
+}
+
+/**
+ * ba_qemu_nbd_said: what qemu-nbd wrote to its stderr, the file @errfd,
+ * as one line into @why: its last error ("qemu-nbd: Failed to
+ * blk_new_open ..."); after it, what it said on an error line of its own
+ * just before, which is often why ("VHDX BAT entry 1 end offset ...
+ * points after end of file"), and the lines of their own after it ("Is
+ * another process using the image?").  Our --image-opts string @opts is
+ * said as the file @file it names (@opts NULL: as it is); with @opts
+ * NULL the "qemu-nbd: " of the last error goes too.
+ * Returns: false if it wrote nothing.
+ */
+bool ba_qemu_nbd_said(int errfd, const char *opts, const char *file, char *why,
+		      size_t len)
+{
+	char buf[SAID_TAIL + 1], joined[1024], *l[32], *p, *at;
+	struct stat st;
+	ssize_t got;
+	int nl = 0, last = -1;
+	size_t k;
+
+	if (errfd < 0 || fstat(errfd, &st) < 0)
+		return false;
+	got = ba_pread_all(errfd, buf, SAID_TAIL,
+			   st.st_size > SAID_TAIL
+				   ? (uint64_t)(st.st_size - SAID_TAIL)
+				   : 0);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	/* the lines, the last 32 of them, without their ends */
+	for (p = buf; *p;) {
+		char *e = p + strcspn(p, "\r\n");
+		bool more = *e != '\0';
+
+		*e = '\0';
+		if (*p) {
+			if (nl == 32)
+				memmove(l, l + 1, sizeof(l[0]) * --nl);
+			l[nl++] = p;
+		}
+		p = more ? e + 1 : e;
+	}
+	for (int i = 0; i < nl; i++)
+		if (is_error(l[i]))
+			last = i;
+	if (!nl)
+		return false;
+	if (last < 0)
+		last = nl - 1;
+	k = (size_t)snprintf(joined, sizeof(joined), "%.400s",
+			     opts ? l[last] : bare(l, last));
+	if (last > 0 && is_error(l[last - 1]) && k < sizeof(joined))
+		k += (size_t)snprintf(joined + k, sizeof(joined) - k,
+				      ": %.300s", bare(l, last - 1));
+	for (int i = last + 1; i < nl && k < sizeof(joined); i++)
+		k += (size_t)snprintf(joined + k, sizeof(joined) - k,
+				      "; %.200s", l[i]);
+	at = opts ? strstr(joined, opts) : NULL;
+	if (at)
+		snprintf(why, len, "%.*s%s%s", (int)(at - joined), joined, file,
+			 at + strlen(opts));
+	else
+		snprintf(why, len, "%s", joined);
+	return true;
 }
 
 /* The socket and its directory go: connected, nobody needs them. */

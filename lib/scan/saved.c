@@ -230,7 +230,7 @@ static int layer(struct saved *s, struct ba_device *d, struct json_object *o)
 {
 	struct json_object *k = get(o, "kind"), *p = get(o, "parent");
 	struct blkalign_layer *l;
-	int kind = enum_of(kind_name, BLKALIGN_LAYER_ZFS + 1, text(k));
+	int kind = enum_of(kind_name, BLKALIGN_LAYER_TABLE + 1, text(k));
 	int64_t v;
 
 	if (kind < 0 || !json_object_is_type(get(o, "name"), json_type_string))
@@ -265,6 +265,7 @@ static int layer(struct saved *s, struct ba_device *d, struct json_object *o)
 	}
 	l->extended = flag(o, "extended");
 	l->logical = flag(o, "logical");
+	l->ebr = unum(o, "ebr");
 	l->version = str(d, o, "version");
 	l->unit = (uint32_t)num(o, "unit", 0);
 	l->sector_size = (uint32_t)num(o, "sector_size", 0);

@@ -91,6 +91,16 @@ static int dos_scan(struct ba_device *d, struct ba_io *io)
 				  "partitions that could not be read",
 				  chk->nprimary);
 	d->dos = chk;
+	/* where each logical partition's EBR is (the plan keeps clear of
+	 * it): logical[k] is partition 5 + k, as the kernel numbers them */
+	for (size_t i = 1; i < d->nlayers; i++) {
+		struct blkalign_layer *l = &d->layers[i];
+
+		if (l->logical && l->number >= 5 &&
+		    (unsigned int)(l->number - 5) < chk->nlogical &&
+		    chk->logical[l->number - 5].start * lss == l->start)
+			l->ebr = chk->logical[l->number - 5].ebr * lss;
+	}
 	return 0;
 }
 
@@ -258,7 +268,7 @@ static int scan_disk(const struct blkalign_ctx *ctx, struct ba_device *d,
 		d->dos = NULL;
 	}
 	if (!rc)
-		rc = ba_stack_probe(d, fd, &io, 0);
+		rc = ba_stack_probe(d, fd, &io, 0, ctx->used_maps);
 	if (rc)
 		return rc;
 	/* for an export, what was fetched from it, not the memfd reads */
@@ -351,7 +361,7 @@ int ba_scan_partition(const struct blkalign_ctx *ctx, struct ba_device *d,
 	d->pub.partition_number = (int)partno;
 	if (fd >= 0) {
 		ba_io_init_fd(&io, fd, part->size);
-		rc = ba_stack_probe(d, fd, &io, part->start);
+		rc = ba_stack_probe(d, fd, &io, part->start, ctx->used_maps);
 		if (rc)
 			return rc;
 	}

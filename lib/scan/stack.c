@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "probe/probe.h"
+#include "used/used.h"
 
 static const struct {
 	const char *blkid_type;
@@ -38,6 +39,7 @@ static const struct {
 	{"ntfs", &ba_ntfs_prober, "ntfs"},
 	{"swap", &ba_swap_prober, "swap"},
 	{"zfs_member", &ba_zfs_prober, "zfs"},
+	{"gpt", &ba_gpt_nested_prober, "gpt"},
 };
 
 #define MAX_DEPTH 4
@@ -62,8 +64,11 @@ static const char *blkid_names[NTYPES + 1] = {
 /*
  * ZFS is left out: libblkid reads four 256 KiB labels of every region to
  * look for it; our prober checks 8 bytes per label first (stack_zfs()).
+ * A GPT inside a partition is no superblock of libblkid's: ours looks
+ * for it where nothing else was found.
  */
-_Static_assert(NTYPES == 13, "blkid_names lists every type but zfs_member");
+_Static_assert(NTYPES == 14,
+	       "blkid_names lists every type but zfs_member and gpt");
 
 static enum blkalign_layer_kind layer_kind(enum ba_content_kind k)
 {
@@ -76,6 +81,8 @@ static enum blkalign_layer_kind layer_kind(enum ba_content_kind k)
 		return BLKALIGN_LAYER_LUKS;
 	case BA_CONTENT_ZFS:
 		return BLKALIGN_LAYER_ZFS;
+	case BA_CONTENT_TABLE:
+		return BLKALIGN_LAYER_TABLE;
 	case BA_CONTENT_FS:
 	case BA_CONTENT_NONE:
 		break;
@@ -146,6 +153,7 @@ struct src {
 	int fd;
 	struct ba_io *io;
 	uint64_t base;
+	bool maps; /* read each partition's map of used blocks */
 };
 
 /*
@@ -166,6 +174,48 @@ static bool region_of(const struct ba_device *d, const struct src *s, int i,
 
 static int probe_region(struct ba_device *d, const struct src *s, int parent,
 			int depth);
+
+/*
+ * The bytes of partition layer @part (at @off of what @s reads) a move
+ * copies, by the map of used blocks of its contents (layer @content), as
+ * fix reads and shapes it (fix-used.c): into the partition's map_*.
+ * Returns 0 (a map that cannot be read is said in map_problem), or
+ * -ENOMEM.
+ */
+static int map_partition(struct ba_device *d, const struct src *s, int part,
+			 int content, uint64_t off)
+{
+	struct blkalign_layer *p = &d->layers[part];
+	uint32_t lss = (uint32_t)d->pub.topology.logical_sector_size.value;
+	uint64_t len = p->size, head = len < BA_USED_HEAD ? len : BA_USED_HEAD;
+	struct ba_used_map m;
+	char why[256];
+	int rc;
+
+	if (!lss || len % lss)
+		return 0;
+	p->map_source = ba_used_source_of(d->layers[content].type);
+	rc = ba_used_read(s->io, off, len, d->layers[content].type, &m, why,
+			  sizeof(why));
+	if (!rc) {
+		p->map_source = m.source;
+		rc = ba_used_shape(&m, 0, lss, len, head, BA_USED_MOVE_MAX, why,
+				   sizeof(why));
+	}
+	if (!rc)
+		p->map_bytes = m.used;
+	ba_used_free(&m);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		p->map_bytes = 0;
+		p->map_problem =
+			ba_pool_strdup(&d->pool, why[0] ? why : strerror(-rc));
+		if (!p->map_problem)
+			return -ENOMEM;
+	}
+	return 0;
+}
 
 /*
  * Probe what layer @parent holds and add it as a child layer.
@@ -197,10 +247,19 @@ static int probe_region(struct ba_device *d, const struct src *s, int parent,
 		return 0;
 	}
 	if (rc == 1) {
+		/* ZFS labels libblkid does not read, and a LUKS header in a
+		 * region under 2 KiB, which libblkid does not probe (a
+		 * header cut short: said by the LUKS prober) */
 		memset(&c, 0, sizeof(c));
-		if (ba_zfs_prober.probe(io, off, size, &c) != 0)
+		if (ba_zfs_prober.probe(io, off, size, &c) == 0)
+			snprintf(type, sizeof(type), "zfs_member");
+		else if (ba_gpt_nested_prober.probe(io, off, size, &c) == 0)
+			snprintf(type, sizeof(type), "gpt");
+		else if (size < 4096 &&
+			 ba_luks_prober.probe(io, off, size, &c) != 1)
+			snprintf(type, sizeof(type), "crypto_LUKS");
+		else
 			return 0;
-		snprintf(type, sizeof(type), "zfs_member");
 	}
 	for (i = 0; i < sizeof(content_types) / sizeof(content_types[0]); i++)
 		if (!strcmp(content_types[i].blkid_type, type))
@@ -238,6 +297,12 @@ static int probe_region(struct ba_device *d, const struct src *s, int parent,
 			  ? c.data_size
 			  : size - c.data_offset;
 	fill_layer(d, l, &c);
+	if (s->maps && depth == 0 &&
+	    d->layers[parent].kind == BLKALIGN_LAYER_PARTITION) {
+		rc = map_partition(d, s, parent, idx, off);
+		if (rc)
+			return rc;
+	}
 
 	/* A mirror member holds the array's contents as they are. */
 	if (c.kind == BA_CONTENT_MD && c.md_level == 1)
@@ -267,12 +332,14 @@ static int fix_marker(struct ba_device *d, const struct src *s, int i)
  * whole disk when it has no partition table) and add the stack layers.
  * @fd and @io read the disk from its byte @base on: 0 for the disk
  * itself, the partition's start when they read one partition node (the
- * layers outside what they read are not probed).
+ * layers outside what they read are not probed).  With @maps, each
+ * partition's map of used blocks is read too (map_partition).
  * Returns: 0 or -ENOMEM.
  */
-int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io, uint64_t base)
+int ba_stack_probe(struct ba_device *d, int fd, struct ba_io *io, uint64_t base,
+		   bool maps)
 {
-	const struct src s = {.fd = fd, .io = io, .base = base};
+	const struct src s = {.fd = fd, .io = io, .base = base, .maps = maps};
 	size_t n = d->nlayers;
 	bool any = false;
 	int rc;

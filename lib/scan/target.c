@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "blkalignP.h"
+#include "image-refs.h"
 
 static int device_size(int fd, const struct stat *st, uint64_t *size)
 {
@@ -46,6 +48,14 @@ static struct ba_device *new_device(struct blkalign_report *r, const char *path)
 }
 
 static int skip_entry(const struct dirent *e);
+
+/* Named like a VMDK file: one a descriptor may name as an extent. */
+static bool vmdk_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && !strcasecmp(path + n - 5, ".vmdk");
+}
 static int check_file(struct blkalign_report *r, const char *path,
 		      struct ba_nbd *through);
 static int check_uri(struct blkalign_report *r, const char *uri,
@@ -228,6 +238,46 @@ int ba_scan_image_nbd(struct blkalign_report *r, const char *path,
 }
 
 /*
+ * Scan the image of @d through @n.  When the image failed under the scan
+ * (ba_nbd_broken: what the scan saw is not the disk), the record is made
+ * anew, as check_image() had made it before the scan, and the failure
+ * returned (> 0, why in @why); else 0 or -ENOMEM.
+ */
+static int scan_image(struct blkalign_report *r, struct ba_device *d,
+		      struct ba_nbd *n, char *why, size_t len)
+{
+	struct blkalign_value lss = d->pub.topology.logical_sector_size;
+	struct blkalign_value pss = d->pub.topology.physical_sector_size;
+	const char *format = d->pub.image_format;
+	uint32_t cluster = d->pub.cluster_size;
+	uint64_t file_size = d->pub.size;
+	char *path;
+	int rc, broken;
+
+	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
+	d->pub.image_reader = ba_nbd_reader(n);
+	rc = ba_scan_nbd(r->ctx, d, n);
+	broken = rc ? 0 : ba_nbd_broken(n, why, len);
+	if (!broken)
+		return rc;
+	path = strdup(d->pub.path);
+	ba_device_release(d);
+	if (path) {
+		d->pub.path = ba_pool_strdup(&d->pool, path);
+		d->pub.name = ba_pool_strdup(&d->pool, ba_base_name(path));
+	}
+	free(path);
+	if (!d->pub.path || !d->pub.name)
+		return -ENOMEM;
+	d->pub.size = file_size;
+	d->pub.image_format = format;
+	d->pub.cluster_size = cluster;
+	d->pub.topology.logical_sector_size = lss;
+	d->pub.topology.physical_sector_size = pss;
+	return broken;
+}
+
+/*
  * A target read through NBD that could not be: in the report, with why
  * (@why, one line), as failed_target() records it.
  */
@@ -240,6 +290,68 @@ static int failed_nbd(struct blkalign_report *r, struct ba_device *d,
 		return -ENOMEM;
 	ba_device_problem(d, "cannot read '%s' as %s: %s", path, what, why);
 	d->pub.failed = true;
+	return 0;
+}
+
+/*
+ * A file audited alone that is one extent of a VMDK disk (image-refs.c):
+ * a sparse extent with no descriptor of its own (@raw false; qemu would
+ * say "Invalid argument"), or a flat one that a descriptor file beside it
+ * names (@raw; its bytes are a part of the disk, read as a disk they
+ * would show the disk's partitions past its end).  @d fails with why and
+ * which file to audit.  Returns 0 (@d failed or not) or -ENOMEM.
+ */
+static int vmdk_extent(struct ba_device *d, const char *path, int fd, bool raw)
+{
+	const char *what = raw ? "a disk" : "a vmdk image";
+	char *owner = NULL;
+	int rc;
+
+	if (!raw && !ba_vmdk_bare_extent(fd, d->pub.size))
+		return 0;
+	rc = ba_vmdk_owner(fd, path, &owner);
+	if (rc || (raw && !owner))
+		return rc;
+	if (owner)
+		ba_device_problem(d,
+				  "cannot read '%s' as %s: an extent of '%s', "
+				  "%s: the disk is '%s'",
+				  path, what, owner,
+				  raw ? "raw bytes of a part of its disk"
+				      : "with no descriptor of its own",
+				  owner);
+	else
+		ba_device_problem(
+			d,
+			"cannot read '%s' as %s: an extent of a "
+			"split VMDK, with no descriptor of its own: "
+			"the disk is the descriptor file that names it "
+			"(none in its directory does)",
+			path, what);
+	d->pub.failed = true;
+	free(owner);
+	return 0;
+}
+
+/*
+ * The grid of a VMDK descriptor file's disk: the grain of its extents,
+ * when they are sparse ones of one grain (as a monolithicSparse's header
+ * gives it), or why there is none.  Returns 0 or -ENOMEM.
+ */
+static int vmdk_grain(struct ba_device *d, const char *path, int fd)
+{
+	struct ba_io io;
+	uint32_t grain;
+	char why[512];
+	int rc;
+
+	ba_io_init_fd(&io, fd, d->pub.size);
+	rc = ba_vmdk_split_grain(&io, path, &grain, why, sizeof(why));
+	if (rc == -ENOMEM)
+		return rc;
+	d->pub.cluster_size = grain;
+	if (!rc && why[0])
+		ba_device_problem(d, "%s", why);
 	return 0;
 }
 
@@ -259,6 +371,13 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 
 	d->pub.image_format = info->format;
 	d->pub.cluster_size = info->cluster_size;
+	if (!strcmp(info->format, "vmdk")) {
+		rc = vmdk_extent(d, path, fd, false);
+		if (!rc && !d->pub.failed && !info->cluster_size)
+			rc = vmdk_grain(d, path, fd);
+		if (rc || d->pub.failed)
+			return rc;
+	}
 	/* what the format records; options win (ba_topology_image) */
 	d->pub.topology.logical_sector_size = (struct blkalign_value){
 		info->logical_sector_size, info->logical_source};
@@ -267,27 +386,41 @@ static int check_image(struct blkalign_report *r, struct ba_device *d,
 	snprintf(what, sizeof(what), "a %s image", info->format);
 	if (info->damage)
 		return failed_nbd(r, d, path, what, info->damage);
+	if (n) {
+		/* fix's connection: scanned as it reads */
+		d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
+		d->pub.image_reader = ba_nbd_reader(n);
+		return ba_scan_nbd(r->ctx, d, n);
+	}
 	/*
-	 * Our own reader when it knows the image (vdisk.h); else, or when
-	 * it finds the image damaged or written by a qemu, qemu-nbd, which
-	 * reads it or says why not in qemu's words.
+	 * Our own reader (vdisk.h, in its sandbox) when it knows the
+	 * image; else, or when it finds the image damaged or written by a
+	 * qemu, or gives up on a table entry under the scan, qemu-nbd,
+	 * which reads it or says why not in qemu's words.  A reader that
+	 * dies, or an image qemu-nbd fails to read, is a failed target.
 	 */
-	rc = n ? 0
-	       : ba_nbd_open_local(fd, d->pub.size, info->format, &n, why,
-				   sizeof(why));
-	if (rc && rc != -ENOMEM)
-		rc = ba_nbd_open_image(path, info->format, false, &n, why,
-				       sizeof(why));
+	rc = ba_nbd_open_local(fd, d->pub.size, info->format, &n, why,
+			       sizeof(why));
+	if (!rc) {
+		rc = scan_image(r, d, n, why, sizeof(why));
+		ba_nbd_close(n);
+		n = NULL;
+		if (rc == BA_NBD_FAILED)
+			rc = -ECHILD;
+	}
+	if (rc == -ECHILD)
+		return failed_nbd(r, d, path, what, why);
+	if (rc == 0 || rc == -ENOMEM)
+		return rc;
+	rc = ba_nbd_open_image(path, info->format, false, &n, why, sizeof(why));
 	if (rc && rc != -ENOMEM)
 		ba_image_open_hint(info, why, sizeof(why));
-	if (rc)
-		return rc == -ENOMEM ? rc : failed_nbd(r, d, path, what, why);
-	d->pub.size = d->pub.virtual_size = ba_nbd_size(n);
-	d->pub.image_reader = ba_nbd_reader(n);
-	rc = ba_scan_nbd(r->ctx, d, n);
-	if (n != through)
-		ba_nbd_close(n);
-	return rc;
+	if (!rc)
+		rc = scan_image(r, d, n, why, sizeof(why));
+	ba_nbd_close(n);
+	if (rc == -ENOMEM || rc == 0)
+		return rc;
+	return failed_nbd(r, d, path, what, why);
 }
 
 /* An NBD URI: its export, scanned as an image. */
@@ -375,6 +508,11 @@ static int check_file(struct blkalign_report *r, const char *path,
 			d->pub.failed = true;
 			rc = 0;
 			goto out;
+		}
+		if (!rc && vmdk_name(path)) {
+			rc = vmdk_extent(d, path, fd, true);
+			if (rc || d->pub.failed)
+				goto out;
 		}
 		d->pub.image_format = "raw";
 		d->pub.virtual_size = d->pub.size;

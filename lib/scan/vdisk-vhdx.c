@@ -168,9 +168,11 @@ static int check_bat(struct ba_vdisk *vd, const struct vhdx *x, char *why,
 			uint64_t off = v & BAT_OFFSET_MASK,
 				 blen = x->block_size;
 
-			if ((idx + 1) % (x->chunk_ratio + 1) == 0 ||
-			    (v & BAT_STATE_MASK) != PAYLOAD_FULL)
-				continue; /* a sector bitmap, or no data */
+			/* no data (most entries: one comparison), or a
+			 * sector bitmap */
+			if ((v & BAT_STATE_MASK) != PAYLOAD_FULL ||
+			    (idx + 1) % (x->chunk_ratio + 1) == 0)
+				continue;
 			if (x->disk_size - block * x->block_size < blen)
 				blen = x->disk_size - block * x->block_size;
 			if (off < HEADER_SECTION || off > fsize ||

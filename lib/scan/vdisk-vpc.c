@@ -172,6 +172,7 @@ static int check_bat(struct ba_vdisk *vd, const struct vpc *v, char *why,
 		size_t n = v->max_entries - i < SCAN_BATCH
 				   ? (size_t)(v->max_entries - i)
 				   : SCAN_BATCH;
+		uint32_t prev;
 
 		rc = ba_io_read(vd->file, v->bat_off + 4 * i, n * 4, e);
 		if (rc) {
@@ -179,10 +180,17 @@ static int check_bat(struct ba_vdisk *vd, const struct vpc *v, char *why,
 			rc = rc > 0 ? -EINVAL : rc;
 			break;
 		}
+		/* an entry equal to the one before has its verdict (a BAT
+		 * is mostly runs of 0xffffffff): one comparison for it */
+		prev = ~e[0];
+
 		for (size_t k = 0; k < n && !rc; k++) {
 			uint32_t s = be32toh(e[k]);
 			uint64_t at = (uint64_t)s * 512;
 
+			if (e[k] == prev)
+				continue;
+			prev = e[k];
 			if (s == BAT_UNALLOCATED)
 				continue;
 			if (at > fsize ||

@@ -69,6 +69,8 @@ void ba_vdisk_close(struct ba_vdisk *vd)
 {
 	if (!vd)
 		return;
+	if (vd->fmt->close)
+		vd->fmt->close(vd);
 	free(vd->priv);
 	free(vd->unit);
 	free(vd);

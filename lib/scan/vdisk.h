@@ -9,7 +9,8 @@
  * (backing files, encryption, logs to replay, differencing disks...) is
  * refused at open with -ENOTSUP, and the image goes to qemu-nbd as
  * before: qemu stays the reference, tests/ts/images/vdisk-read compares
- * every byte with qemu-img convert's.
+ * every byte with qemu-img convert's.  check runs them in a sandboxed
+ * child (vdisk-child.c, sandbox.c): they parse untrusted files.
  */
 #ifndef BLKALIGN_VDISK_H
 #define BLKALIGN_VDISK_H
@@ -59,6 +60,8 @@ struct ba_vdisk_format {
 	/* What the disk holds at @off (< vd->size) into @ext.  Returns 0,
 	 * -EINVAL for a damaged table entry, or -errno. */
 	int (*map)(struct ba_vdisk *vd, uint64_t off, struct ba_vext *ext);
+	/* Free what vd->priv points to (optional; vd->priv is freed). */
+	void (*close)(struct ba_vdisk *vd);
 };
 
 struct ba_vdisk {
@@ -81,6 +84,24 @@ void ba_vdisk_close(struct ba_vdisk *vd);
 int ba_vdisk_read(struct ba_vdisk *vd, void *buf, size_t len, uint64_t off,
 		  uint64_t *zero_bytes);
 int ba_vdisk_map(struct ba_vdisk *vd, uint64_t off, struct ba_vext *ext);
+
+/*
+ * The readers in a sandboxed child (vdisk-child.c): what check uses.
+ * @put gets each piece of a fetch: @data NULL for one that reads as
+ * zeros.
+ */
+struct ba_vdisk_child;
+struct ba_vhdx_layout;
+typedef int (*ba_vdisk_put_fn)(void *arg, uint64_t off, const void *data,
+			       size_t len);
+int ba_vdisk_child_open(int fd, uint64_t file_size, const char *format,
+			struct ba_vdisk_child **out, uint64_t *size, char *why,
+			size_t len);
+int ba_vdisk_child_fetch(struct ba_vdisk_child *c, uint64_t start, uint64_t end,
+			 ba_vdisk_put_fn put, void *arg, char *why, size_t len);
+void ba_vdisk_child_close(struct ba_vdisk_child *c);
+int ba_vdisk_child_vhdx(int fd, uint64_t file_size, struct ba_vhdx_layout *l,
+			char *why, size_t len);
 
 /* Helpers for the readers: fields of a table in the file. */
 int ba_vdisk_read_be64(struct ba_vdisk *vd, uint64_t off, uint64_t *v);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-fs.c - libFuzzer target: every filesystem prober (ext, XFS,
- * btrfs, FAT, NTFS, swap) on the input as an in-memory device.
+ * btrfs, FAT, NTFS, swap), and the one of a GPT nested in a partition,
+ * on the input as an in-memory device.
  *
  * The input is the device from byte 0 and again from 64 KiB, where btrfs
  * keeps its superblock, so one input of a few KiB reaches every parser.
@@ -26,8 +27,8 @@
 #define BTRFS_AT (64 * 1024)
 
 static const struct ba_prober *const probers[] = {
-	&ba_ext_prober, &ba_xfs_prober,	 &ba_btrfs_prober,
-	&ba_fat_prober, &ba_ntfs_prober, &ba_swap_prober,
+	&ba_ext_prober,	 &ba_xfs_prober,  &ba_btrfs_prober,	 &ba_fat_prober,
+	&ba_ntfs_prober, &ba_swap_prober, &ba_gpt_nested_prober,
 };
 
 static void check(const struct ba_prober *p, struct ba_io *io, uint64_t off,
@@ -39,6 +40,13 @@ static void check(const struct ba_prober *p, struct ba_io *io, uint64_t off,
 	FUZZ_CHECK(rc == 0 || rc == 1 || rc == -EINVAL || rc == -ERANGE);
 	if (rc)
 		return;
+	if (p->kind == BA_CONTENT_TABLE) { /* all of it, in whole sectors */
+		FUZZ_CHECK(c.kind == BA_CONTENT_TABLE &&
+			   !strcmp(c.type, "gpt"));
+		FUZZ_CHECK(c.used_size == size);
+		FUZZ_CHECK(c.sector_size == 512 || c.sector_size == 4096);
+		return;
+	}
 	FUZZ_CHECK(c.kind == BA_CONTENT_FS);
 	FUZZ_CHECK(memchr(c.type, 0, sizeof(c.type)) && c.type[0]);
 	FUZZ_CHECK(memchr(c.version, 0, sizeof(c.version)));

@@ -3,8 +3,9 @@
 # initramfs.sh - build the lab guest's initramfs: busybox, the freshly built
 # blkalign with its shared libraries, the storage tools the scenarios drive
 # (mdadm, lvm2, dmsetup, kpartx, cryptsetup, util-linux, gdisk, e2fsprogs,
-# xfsprogs) with theirs, the kernel modules the stacks need, the guest's
-# /init and the scenario scripts.
+# xfsprogs, dosfstools, exfatprogs) with theirs, the kernel modules the
+# stacks and filesystems need, the guest's /init and the scenario
+# scripts.
 #
 # Usage: tests/lab/initramfs.sh BUILD MODDIR KVER OUT
 #   BUILD   blkalign build directory (cli/blkalign, lib/libblkalign.so.0)
@@ -38,7 +39,8 @@ cp /bin/busybox "$root/bin/busybox"
 # bash runs the scenarios: busybox's sh prefers its own applets (blockdev,
 # losetup, dd) to the real tools of the same name in PATH.
 tools=(bash mdadm lvm dmsetup kpartx cryptsetup sfdisk sgdisk blockdev lsblk
-	mkfs.ext4 mke2fs dumpe2fs mkfs.xfs wipefs partx losetup setpriv)
+	mkfs.ext4 mke2fs dumpe2fs mkfs.xfs mkfs.vfat mkfs.exfat wipefs partx
+	losetup setpriv)
 for t in "${tools[@]}"; do
 	copy_with_libs "$(command -v "$t")"
 done
@@ -62,7 +64,8 @@ cp -L "$build/lib/libblkalign.so.0" "$root/lab/lib/"
 # The modules the stacks need, with their dependencies (modules.dep, made
 # by depmod on the unpacked tree).
 mods=(virtio_pci virtio_blk md-mod raid0 raid1 raid10 raid456 dm-mod dm-crypt
-	scsi_debug sd_mod ext4 xfs xts crc32c_generic libcrc32c)
+	scsi_debug sd_mod ext4 xfs xts crc32c_generic libcrc32c vfat exfat
+	nls_cp437 nls_ascii nls_utf8)
 kdir=$moddir/lib/modules/$kver
 [ -f "$kdir/modules.dep" ] || depmod -b "$moddir" "$kver"
 need=$(for m in "${mods[@]}"; do modprobe -d "$moddir" -S "$kver" \

@@ -27,8 +27,9 @@ fixq_setup() {
 	ts_require_prog qemu-img qemu-nbd parted e2fsck pgrep
 }
 
-# fixq_base: $TS_TMP/base.qcow2 and its facts (FIXQ_SHA: the ext4's
-# bytes; FIXQ_OLD_TABLE, the raw original's table).
+# fixq_base: $TS_TMP/base.qcow2 and its facts (FIXQ_SHA: the ext4's data,
+# its used extents (fix_data_sha); FIXQ_EXT_USED, the bytes dumpe2fs
+# counts used in it; FIXQ_OLD_TABLE, the raw original's table).
 fixq_base() {
 	local raw=$TS_TMP/base.raw
 	mkimg_parted "$raw" $((41943040 * 512)) mklabel msdos mkpart primary 63s 41929649s
@@ -38,7 +39,8 @@ fixq_base() {
 	fix_mkfs ext4 "$raw" 63 "$FIXQ_USED" || return 1
 	qemu-img convert -O qcow2 "$raw" "$TS_TMP/base.qcow2" ||
 		{ ts_fail "qemu-img convert -O qcow2"; return 1; }
-	FIXQ_SHA=$(fix_sha "$raw" $((63 * 512)) "$FIXQ_USED")
+	FIXQ_SHA=$(fix_data_sha ext4 "$raw" $((63 * 512)) "$FIXQ_USED")
+	FIXQ_EXT_USED=$(fix_used_sum ext4 "$raw" $((63 * 512)) "$FIXQ_USED")
 	FIXQ_OLD_TABLE=$(fix_mx_table "$raw")
 	FIXQ_FILE_SHA=$(sha256sum <"$TS_TMP/base.qcow2" | cut -d' ' -f1)
 	rm -f "$raw"
@@ -86,7 +88,7 @@ fixq_is_new() {
 	got=$(fix_mx_table "$TS_TMP/view.raw" | grep '^1 :')
 	[ "$got" = "1 : start=        2048, size=    41926656, type=83" ] ||
 		{ ts_fail "$what: not the new table: $got"; return 1; }
-	[ "$(fix_sha "$TS_TMP/view.raw" $((2048 * 512)) "$FIXQ_USED")" = "$FIXQ_SHA" ] ||
+	[ "$(fix_data_sha ext4 "$TS_TMP/view.raw" $((2048 * 512)) "$FIXQ_USED")" = "$FIXQ_SHA" ] ||
 		{ ts_fail "$what: the data at sector 2048 differ"; return 1; }
 	fixq_fsck "$what" 2048
 }
@@ -97,7 +99,7 @@ fixq_is_old() {
 	fixq_view "$2" || { ts_fail "$what: qemu-img convert"; return 1; }
 	[ "$(fix_mx_table "$TS_TMP/view.raw")" = "$FIXQ_OLD_TABLE" ] ||
 		{ ts_fail "$what: not the old table"; return 1; }
-	[ "$(fix_sha "$TS_TMP/view.raw" $((63 * 512)) "$FIXQ_USED")" = "$FIXQ_SHA" ] ||
+	[ "$(fix_data_sha ext4 "$TS_TMP/view.raw" $((63 * 512)) "$FIXQ_USED")" = "$FIXQ_SHA" ] ||
 		{ ts_fail "$what: the data at sector 63 differ"; return 1; }
 	fixq_fsck "$what" 63
 }

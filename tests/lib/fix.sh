@@ -115,7 +115,12 @@ fix_mkfs() {
 		truncate -s "$bytes" "$f"
 		fix_content "$TS_TMP/content" $((bytes / 5))
 		mkfs.ext4 -q -F -b 4096 -E nodiscard -d "$TS_TMP/content" "$f" \
-			>"$TS_TMP/mkfs.out" 2>&1 ;;
+			>"$TS_TMP/mkfs.out" 2>&1 &&
+			# FIX_MKFS_HOLE: a file deleted, its blocks free between
+			# used ones (what a move of used blocks skips)
+			if [ -n "${FIX_MKFS_HOLE:-}" ]; then
+				debugfs -w -R "rm /random.bin" "$f" >>"$TS_TMP/mkfs.out" 2>&1
+			fi ;;
 	xfs)
 		truncate -s "$bytes" "$f"
 		# mkfs.xfs refuses < 300 MiB unless run as by xfstests
@@ -151,6 +156,39 @@ fix_sha() {
 	[ -b "$1" ] && fl=$fl,direct
 	dd if="$1" bs=1M iflag=$fl skip="$2" count="$3" status=none |
 		sha256sum | cut -d' ' -f1
+}
+
+# fix_data_sha TYPE SRC OFFSET LEN: sha256 of what a move must keep of
+# TYPE contents of LEN bytes at byte OFFSET of SRC.  fix copies the kinds
+# it has a map for by their used blocks (docs/fix.md, "Used blocks"), so
+# for those (tests/lib/used-extents.py knows TYPE) these are the used
+# extents the filesystem's own tools list for the filesystem found there
+# (a move that breaks its bitmaps lists other extents, and the sums
+# differ); for every other TYPE all LEN bytes.
+fix_data_sha() {
+	local type=$1 src=$2 off=$3 len=$4 cut=$TS_TMP/data-sha.img
+	local ue=$TS_TOP/tests/lib/used-extents.py
+	if ! python3 "$ue" knows "$type"; then
+		fix_sha "$src" "$off" "$len"
+		return
+	fi
+	fix_cut "$src" "$off" "$len" "$cut"
+	if python3 "$ue" "$type" "$cut" >"$cut.ext" 2>"$cut.err"; then
+		python3 "$ue" sha "$cut" 0 "$cut.ext"
+	else
+		echo "no-$type-at-$off: $(head -1 "$cut.err")"
+	fi
+	rm -f "$cut" "$cut.ext" "$cut.err"
+}
+
+# fix_used_sum TYPE SRC OFFSET LEN: the bytes TYPE's own tools count used
+# in the LEN bytes at OFFSET of SRC (the sum of used-extents.py's
+# extents): what a move of used blocks copies at least.
+fix_used_sum() {
+	local cut=$TS_TMP/used-sum.img
+	fix_cut "$2" "$3" "$4" "$cut"
+	python3 "$TS_TOP/tests/lib/used-extents.py" "$1" "$cut" | awk '{ s += $2 } END { print s + 0 }'
+	rm -f "$cut"
 }
 
 # fix_cut SRC OFFSET LEN OUT: copy LEN bytes at OFFSET of SRC to file OUT.
@@ -366,25 +404,48 @@ fix_whole_sha() {
 
 # fix_verify_move WHAT TARGET N TYPE NEW_START USED SHA [check options]:
 # after a move of partition N (contents TYPE, USED bytes, NEW_START in
-# sectors) on TARGET (image or loop device): the used bytes at the new
-# start have sha256 SHA, the checker passes on them (through the
+# sectors) on TARGET (image or loop device): the data at the new start
+# has sha256 SHA (fix_data_sha, taken the same way before the move), the checker passes on them (through the
 # partition node on a device: the kernel must know the new start), and
 # check has no start-* finding on N.
 fix_verify_move() {
 	local what=$1 tgt=$2 n=$3 type=$4 start=$5 used=$6 sha=$7 node kp
 	shift 7
-	ts_expect_eq "$what: sha256 of the $used used bytes at sector $start" \
-		"$sha" "$(fix_sha "$tgt" $((start * 512)) "$used")"
+	ts_expect_eq "$what: sha256 of the $type's data (of $used bytes) at sector $start" \
+		"$sha" "$(fix_data_sha "$type" "$tgt" $((start * 512)) "$used")"
 	if [ -b "$tgt" ]; then
 		kp=$(fix_kernel_part "$tgt" "$n")
 		ts_expect_eq "$what: the kernel's start of partition $n" "$start" "${kp% *}"
 		node=$(fix_node "$tgt" "$n")
-		ts_expect_eq "$what: sha256 through $node" "$sha" "$(fix_sha "$node" 0 "$used")"
+		ts_expect_eq "$what: sha256 through $node" "$sha" "$(fix_data_sha "$type" "$node" 0 "$used")"
 		[ "$type" = rand ] || fix_fsck "$what" "$type" "$node"
 	else
 		[ "$type" = rand ] || fix_fsck "$what" "$type" "$tgt" $((start * 512)) "$used"
 	fi
 	fix_no_start_findings "$what" "$tgt" "$n" "$@"
+}
+
+# fix_agree WHAT IMG [check options]: after a fix, check and plan say the
+# same thing: plan moves and resizes nothing more, and its remaining
+# findings are exactly the warnings and errors check reports on the
+# partitions among the codes a plan cures (docs/plan.md, "Proof").
+fix_agree() {
+	local what=$1 img=$2 name=agree-$RANDOM codes n
+	shift 2
+	codes='["start-physical","start-io-min","start-io-opt","raid-chunk",
+		"raid-stripe","size-physical","soft-block-size","partition-past-end",
+		"partition-overlap","partition-outside-container","image-cluster-offset"]'
+	ba_check "$name" "$@" "$img" || return 1
+	fix_plan "$name-plan" "$@" "$img"
+	ts_expect_eq "$what: after fix, plan moves and resizes nothing" "" \
+		"$(fix_jq "$name-plan" '[.devices[0].partitions[] |
+			select(.action == "move" or .action == "resize") | .number] | join(" ")')"
+	n=$(ba_jq "$name" ".devices[0] as \$d | [\$d.layers[] |
+		select(.kind == \"partition\") | .name] as \$parts | [\$d.findings[] |
+		select(.severity != \"info\") | select(.code as \$c | $codes | index(\$c)) |
+		select(.layer as \$l | \$parts | index(\$l))] | length")
+	ts_expect_eq "$what: after fix, check's findings a plan cures = plan's remaining" \
+		"$n" "$(fix_jq "$name-plan" '.devices[0].remaining_findings')"
 }
 
 # ---------------------------------------------------------------------
@@ -400,6 +461,10 @@ fix_verify_move() {
 #   MX_N MX_TYPE MX_OLD MX_NEW MX_USED  partition, contents, old and new
 #               start (sectors), used bytes
 #   MX_OTHERS   partition numbers that must stay byte-identical
+#   MX_EXTENTS  optional: a file of the used extents of the contents
+#               ("OFF LEN" bytes from the partition start, from the
+#               filesystem's own tools: tests/lib/used-extents.py), for a
+#               move that copies only those: data compare on them alone
 # fix_mx_prepare NAME then sets MX_SHA, MX_OTHER_SHA, MX_OLD_TABLE,
 # MX_NEW_TABLE (sfdisk -d), MX_WHOLE and MX_W, the writes of a full run.
 
@@ -411,6 +476,17 @@ fix_mx_table() {
 
 # fix_mx_reset [IMG]: the target back to the base image (or to IMG, a
 # saved state), no journal.
+# fix_mx_sha SRC START: sha256 of the scenario's data at sector START of
+# SRC: its MX_USED bytes, or its used extents (MX_EXTENTS).
+fix_mx_sha() {
+	if [ -z "${MX_EXTENTS:-}" ]; then
+		fix_sha "$1" $(($2 * 512)) "$MX_USED"
+		return
+	fi
+	[ -b "$1" ] && blockdev --flushbufs "$1" 2>/dev/null
+	python3 "$TS_TOP/tests/lib/used-extents.py" sha "$1" $(($2 * 512)) "$MX_EXTENTS"
+}
+
 fix_mx_reset() {
 	cp --sparse=always "${1:-$MX_BASE}" "$MX_IMG"
 	rm -f "$MX_J" "$MX_J.new"
@@ -424,7 +500,7 @@ fix_mx_reset() {
 fix_mx_prepare() {
 	local name=$1
 	MX_J=$TS_TMP/$name.journal
-	MX_SHA=$(fix_sha "$MX_BASE" $((MX_OLD * 512)) "$MX_USED")
+	MX_SHA=$(fix_mx_sha "$MX_BASE" "$MX_OLD")
 	MX_OTHER_SHA=$(fix_regions "$MX_BASE" "${MX_OTHERS[@]}")
 	MX_OLD_TABLE=$(fix_mx_table "$MX_BASE")
 	MX_WHOLE=$(mkimg_sha "$MX_BASE")
@@ -447,7 +523,7 @@ fix_mx_check_new() {
 	local what=$1 got
 	got=$(fix_mx_table "$MX_TARGET")
 	[ "$got" = "$MX_NEW_TABLE" ] || { ts_fail "$what: not the new table: $(tr '\n' ' ' <<<"$got")"; return 1; }
-	got=$(fix_sha "$MX_TARGET" $((MX_NEW * 512)) "$MX_USED")
+	got=$(fix_mx_sha "$MX_TARGET" "$MX_NEW")
 	[ "$got" = "$MX_SHA" ] || { ts_fail "$what: data at the new start differ"; return 1; }
 	fix_mx_common "$what" "$MX_NEW"
 }
@@ -457,7 +533,7 @@ fix_mx_check_old() {
 	local what=$1 got
 	got=$(fix_mx_table "$MX_TARGET")
 	[ "$got" = "$MX_OLD_TABLE" ] || { ts_fail "$what: not the old table: $(tr '\n' ' ' <<<"$got")"; return 1; }
-	got=$(fix_sha "$MX_TARGET" $((MX_OLD * 512)) "$MX_USED")
+	got=$(fix_mx_sha "$MX_TARGET" "$MX_OLD")
 	[ "$got" = "$MX_SHA" ] || { ts_fail "$what: data at the old start differ"; return 1; }
 	fix_mx_common "$what" "$MX_OLD"
 }
@@ -484,7 +560,7 @@ fix_mx_probe() {
 	local what=$1 pos t intact any=0
 	for pos in "$MX_OLD" "$MX_NEW"; do
 		intact=0
-		[ "$(fix_sha "$MX_TARGET" $((pos * 512)) "$MX_USED")" = "$MX_SHA" ] && intact=1 any=1
+		[ "$(fix_mx_sha "$MX_TARGET" "$pos")" = "$MX_SHA" ] && intact=1 any=1
 		# the marker may stand in for a first sector the file system
 		# does not read (ext4's): blkid sees it only if so
 		[ $intact = 0 ] && fix_mx_marker_only "$pos" && intact=1
@@ -505,6 +581,12 @@ fix_mx_marker_only() {
 	local got
 	dd if="$MX_TARGET" bs=512 skip="$1" count=1 status=none 2>/dev/null |
 		grep -q -a '^BLKALIGN FIX IN PROGRESS' || return 1
+	if [ -n "${MX_EXTENTS:-}" ]; then
+		got=$(python3 "$TS_TOP/tests/lib/used-extents.py" sha "$MX_TARGET" \
+			$(($1 * 512)) "$MX_EXTENTS" "$MX_BASE" $((MX_OLD * 512)))
+		[ "$got" = "$MX_SHA" ]
+		return
+	fi
 	got=$( { dd if="$MX_BASE" bs=512 skip="$MX_OLD" count=1 status=none
 		dd if="$MX_TARGET" bs=1M iflag=skip_bytes,count_bytes skip=$(($1 * 512 + 512)) \
 			count=$((MX_USED - 512)) status=none; } | sha256sum | cut -d' ' -f1)
@@ -547,7 +629,7 @@ fix_mx_marked() {
 	[ "$(fix_whole_sha "$MX_TARGET")" = "$MX_WHOLE" ] && return 0
 	fix_shows_interrupted "$MX_TARGET" && return 0
 	row=$(fix_layout "$MX_TARGET" | awk -v n="$MX_N" '$1 == n { print $2 }')
-	[ -n "$row" ] && [ "$(fix_sha "$MX_TARGET" $((row * 512)) "$MX_USED")" = "$MX_SHA" ] && return 0
+	[ -n "$row" ] && [ "$(fix_mx_sha "$MX_TARGET" "$row")" = "$MX_SHA" ] && return 0
 	ts_fail "$1: the disk was written, but check does not report fix-interrupted"
 	return 1
 }
@@ -663,11 +745,14 @@ fix_mx_sweep() {
 #          of 1309 blocks (5361664 bytes), no room on the right (p3 at
 #          20480): moved left to 8192, size 12288 (the grain end at or
 #          before 20480); p3 20480+4096 random.  Only p2 moves.
+#   NAME-used: the same with a file of the ext4 deleted (a hole of free
+#          blocks), moved without --copy-all: only the used blocks.
 # fix_mx_scenario NAME [TARGET]: build NAME's base image (NAME starts
-# with step, batch or left) and set the MX_*
+# with step, batch or left, and may end in -used) and set the MX_*
 # variables; TARGET (a loop device over $TS_TMP/NAME.img) when given.
 fix_mx_scenario() {
-	local name=$1
+	local name=$1 FIX_MKFS_HOLE=
+	[ "${name%-used}" != "$name" ] && FIX_MKFS_HOLE=1
 	MX_BASE=$TS_TMP/$name-base.img
 	MX_IMG=$TS_TMP/$name.img
 	MX_TARGET=${2:-$MX_IMG}
@@ -714,6 +799,19 @@ fix_mx_scenario() {
 	# a loop device is 512n: the moves are optional, --partition 1
 	if [ -b "$MX_TARGET" ]; then
 		MX_ARGS=(--partition 1 --page-size 4096 --step 256K)
+	fi
+	# NAME-used: the move copies only the ext4's used blocks (a file
+	# deleted first leaves a hole), the data compared on those (as
+	# dumpe2fs counts them); else the whole MX_USED bytes, --copy-all
+	MX_EXTENTS=
+	if [ "${name%-used}" != "$name" ]; then
+		MX_EXTENTS=$TS_TMP/$name.extents
+		fix_cut "$MX_BASE" $((MX_OLD * 512)) "$MX_USED" "$TS_TMP/mx-used.img"
+		python3 "$TS_TOP/tests/lib/used-extents.py" ext4 "$TS_TMP/mx-used.img" >"$MX_EXTENTS" ||
+			ts_fail "$name: dumpe2fs"
+		rm -f "$TS_TMP/mx-used.img"
+	else
+		MX_ARGS+=(--copy-all)
 	fi
 }
 

@@ -40,3 +40,4 @@ ly_fix_check() {
 	ext4 | fat16 | fat32 | esp | ntfs | xfs) fix_fsck "$what" "$type" "$img" $((start * 512)) "$used" ;;
 	esac
 }
+

@@ -561,8 +561,10 @@ static const struct plan_row plan_rows[] = {
 		/* the next logical at 14335: one sector less: the 1 MiB
 		 * grain has no room (10240 + 2048 > 12287); the 4 KiB grid
 		 * has: 10063 -> 10064, 2048 sectors not sized, end 12112
-		 * <= 12287 (start-mib stays, information) */
-		"dos-logical-ebr-room-4k-grid",
+		 * <= 12287 (start-mib stays, information).  6 moves anyway
+		 * (off 4 KiB), but a logical partition is never pushed:
+		 * its EBR stays near its old start (docs/plan.md) */
+		"dos-logical-ebr-room-not-pushed",
 		4096,
 		"dos",
 		64 * MIB,
@@ -571,6 +573,27 @@ static const struct plan_row plan_rows[] = {
 		 {6, S(14335), S(1000), 1, false, true}},
 		2,
 		S(12287),
+		3,
+		BLKALIGN_PLAN_MOVE,
+		S(10064),
+		S(2048),
+	},
+	{
+		/* the next logical at 14328, on the 4 KiB grid: it stays,
+		 * the room is 14328 - 2048 = 12280; the 1 MiB grain has no
+		 * room (10240 + 2048 > 12280); the 4 KiB grid has: 10063 ->
+		 * 10064, 2048 sectors not sized, end 12112 <= 12280
+		 * (start-mib stays, information); pushing an aligned
+		 * partition for a better grid is not worth its copy */
+		"dos-logical-ebr-room-4k-grid",
+		4096,
+		"dos",
+		64 * MIB,
+		{{2, S(8192), S(50000), 0, true},
+		 {5, S(10063), S(2048), 1, false, true},
+		 {6, S(14328), S(1000), 1, false, true}},
+		2,
+		S(12280),
 		3,
 		BLKALIGN_PLAN_MOVE,
 		S(10064),
@@ -817,6 +840,91 @@ static void test_used(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * the size granularity by what a partition holds (issue 25, item 4):
+ * one partition at 1 MiB of 20481 sectors (10 MiB + 512: soft block 512),
+ * 4 MiB used.  Where the soft block size costs what it holds nothing
+ * (a mounted filesystem sets it itself; md, LVM, LUKS and ZFS do their
+ * I/O below the partition's page cache) sizes need only be whole
+ * physical sectors: none on 512n; else a page multiple: its end 22529
+ * rounds down to the 1 MiB grain, 22528, 20480 sectors; with nothing
+ * known inside, all 20481 are kept: it grows to the next grain point
+ * (24576), 22528 sectors.  On 512e the
+ * end is off the physical sector (size-physical): resized whatever it
+ * holds.  The rules re-run on the plan with the contents in it: nothing
+ * counted after (an info finding is not counted).
+ */
+
+struct gran_row {
+	const char *name;
+	int64_t pss;
+	enum blkalign_layer_kind kind; /* DISK: nothing inside */
+	const char *type, *version;
+	enum blkalign_plan_action action;
+	uint64_t new_size;
+};
+
+static const struct gran_row gran_rows[] = {
+	{"empty-512n", 512, BLKALIGN_LAYER_DISK, NULL, NULL,
+	 BLKALIGN_PLAN_RESIZE, S(22528)},
+	{"swap-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "swap", NULL,
+	 BLKALIGN_PLAN_RESIZE, S(20480)},
+	{"ext4-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL,
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"xfs-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "xfs", NULL,
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"btrfs-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "btrfs", NULL,
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"vfat-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "vfat", NULL,
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"ntfs-512n", 512, BLKALIGN_LAYER_FILESYSTEM, "ntfs", NULL,
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"md-1.2-512n", 512, BLKALIGN_LAYER_MD, "linux_raid_member", "1.2",
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"md-0.90-512n", 512, BLKALIGN_LAYER_MD, "linux_raid_member", "0.90",
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"lvm-512n", 512, BLKALIGN_LAYER_LVM, "LVM2_member", "2",
+	 BLKALIGN_PLAN_NONE, S(20481)},
+	{"ext4-512e", 4096, BLKALIGN_LAYER_FILESYSTEM, "ext4", NULL,
+	 BLKALIGN_PLAN_RESIZE, S(20480)},
+	{"empty-512e", 4096, BLKALIGN_LAYER_DISK, NULL, NULL,
+	 BLKALIGN_PLAN_RESIZE, S(22528)},
+};
+
+static void test_gran(void **state)
+{
+	const struct gran_row *r = *state;
+	const struct plan_row base = {
+		"gran", r->pss, "gpt", 64 * MIB, {{1, MIB, S(20481), 0}},
+	};
+	struct blkalign_layer layers[7];
+	struct blkalign_device d;
+	struct blkalign_plan *p = NULL;
+
+	build_device(&base, &d, layers);
+	if (r->kind != BLKALIGN_LAYER_DISK) {
+		struct blkalign_layer *c = &layers[d.nlayers++];
+
+		c->name = "part:content";
+		c->kind = r->kind;
+		c->type = r->type;
+		c->version = r->version;
+		c->parent = 1;
+		c->start = MIB;
+		c->size = S(20481);
+		c->used_size = 4 * MIB;
+	}
+	assert_int_equal(blkalign_plan_new(&d, &p), 0);
+	assert_int_equal(p->nparts, 1);
+	EXPECT_S64(r, "action", p->parts[0].action, r->action);
+	EXPECT_U64(r, "new_start", p->parts[0].new_start, MIB);
+	EXPECT_U64(r, "new_size", p->parts[0].new_size, r->new_size);
+	EXPECT_U64(r, "findings_after", p->parts[0].findings_after, 0);
+	EXPECT_U64(r, "remaining", p->remaining, 0);
+	blkalign_plan_free(p);
+}
+
+/* ------------------------------------------------------------------ */
 /* the device a report holds, planned for a command, or why not */
 
 struct report_row {
@@ -917,6 +1025,7 @@ int main(void)
 	failed += RUN_TABLE(test_limit, plan_rows);
 	failed += RUN_TABLE(test_plan, plan_rows);
 	failed += RUN_TABLE(test_used, used_rows);
+	failed += RUN_TABLE(test_gran, gran_rows);
 	failed += RUN_TABLE(test_report, report_rows);
 	return failed ? 1 : 0;
 }

@@ -47,6 +47,9 @@ struct luks1_row {
 	uint32_t payload; /* sectors */
 	int rc;
 	uint64_t want_offset, want_size;
+	/* key slot 0 active: its key material offset (sectors), stripes */
+	uint32_t km, stripes;
+	const char *note; /* -ERANGE: in the note (NULL: the payload's) */
 };
 
 static const struct luks1_row luks1_rows[] = {
@@ -61,7 +64,29 @@ static const struct luks1_row luks1_rows[] = {
 	 * saying where the payload would start */
 	{"luks1-payload-past-end", 4 * MIB_, 8193, -ERANGE, 0, 0},
 	{"luks1-payload-2^32-1", 4 * MIB_, UINT32_MAX, -ERANGE, 0, 0},
-	{"luks1-region-under-4k", 4095, 0, 1, 0, 0},
+	/* a header alone (detached), no key slot: all of it is there */
+	{"luks1-region-under-4k", 4095, 0, 0, 0, 4095},
+	/* cut after the phdr: cryptsetup 2.6's luksFormat --type luks1
+	 * (key slot 0 at sector 8, 4000 stripes of the 64-byte key: 256000
+	 * bytes, 500 sectors: bytes 4096..260096; payload at sector 4096) */
+	{"luks1-cut-after-phdr", 1024, 4096, -ERANGE, 0, 0, 8, 4000,
+	 "payload starts at byte 2097152, past its end (1024 bytes): cut "
+	 "short; key slot 0's key material (bytes 4096..260096) is missing"},
+	{"luks1-cut-phdr-only", 592, 4096, -ERANGE, 0, 0, 8, 4000,
+	 "key slot 0's key material (bytes 4096..260096) is missing"},
+	{"luks1-cut-in-key-material", 100000, 4096, -ERANGE, 0, 0, 8, 4000,
+	 "key slot 0's key material (bytes 4096..260096) is cut"},
+	/* a header backup (payload 0) cut inside its key material */
+	{"luks1-detached-cut", 100000, 0, -ERANGE, 0, 0, 8, 4000,
+	 "a LUKS1 header cut short (100000 bytes); key slot 0's key "
+	 "material (bytes 4096..260096) is cut"},
+	/* the key material whole, the payload not: as before */
+	{"luks1-key-material-whole", 260096, 4096, -ERANGE, 0, 0, 8, 4000,
+	 NULL},
+	/* cut inside the phdr itself */
+	{"luks1-cut-in-phdr", 300, 4096, -ERANGE, 0, 0, 8, 4000,
+	 "only the first 300 bytes of a LUKS1 header (592 bytes) are there"},
+	{"luks1-magic-and-version-cut", 7, 4096, 1, 0, 0},
 };
 
 static void test_luks1(void **state)
@@ -81,6 +106,11 @@ static void test_luks1(void **state)
 	memcpy(h + 72, "sha256", 6);
 	put32be(h + 104, r->payload);
 	put32be(h + 108, 64);
+	if (r->km) {
+		put32be(h + 208, 0x00AC71F3); /* key slot 0: active */
+		put32be(h + 208 + 40, r->km);
+		put32be(h + 208 + 44, r->stripes);
+	}
 	ba_io_init_mem(&io, img, PAD + r->size);
 	rc = ba_luks_prober.probe(&io, PAD, r->size, &c);
 	EXPECT_S64(r, "rc", rc, r->rc);
@@ -93,10 +123,13 @@ static void test_luks1(void **state)
 		EXPECT_U64(r, "block_size", c.block_size, 512);
 	}
 	if (rc == -ERANGE) {
-		char want[64];
+		char want[200];
 
-		snprintf(want, sizeof(want), "payload starts at byte %llu",
-			 (unsigned long long)r->payload * 512);
+		snprintf(want, sizeof(want), "%s", r->note ? r->note : "");
+		if (!r->note)
+			snprintf(want, sizeof(want),
+				 "payload starts at byte %llu",
+				 (unsigned long long)r->payload * 512);
 		if (!strstr(c.note, want))
 			fail_msg("%s: note '%s' lacks '%s'", r->name, c.note,
 				 want);

@@ -45,6 +45,9 @@ struct part_spec {
 	bool extended, logical;
 	uint32_t want_sbs; /* 0: not checked */
 	int64_t want_ao;   /* checked with want_sbs */
+	/* what it holds, a layer after all the partitions, as stack.c adds
+	 * it: "md 1.2", "zfs", "lvm", "luks" or a filesystem type */
+	const char *content;
 };
 
 struct want {
@@ -54,6 +57,7 @@ struct want {
 	uint64_t value, gran, rem, sugg;
 	uint32_t sbs;
 	uint64_t cap, cap_aligned;
+	const char *fix; /* its fix says this; NULL: not checked */
 };
 
 struct rules_row {
@@ -62,9 +66,10 @@ struct rules_row {
 	uint64_t disk_size;
 	struct part_spec p[6];
 	struct want f[8];
-	bool opt_ignored;	/* ba_topology_finish drops optimal I/O */
-	uint32_t want_disk_sbs; /* 0: not checked */
-	const char *known_bug;	/* skip, with this reason */
+	const char *disk_content; /* held by the disk used whole */
+	bool opt_ignored;	  /* ba_topology_finish drops optimal I/O */
+	uint32_t want_disk_sbs;	  /* 0: not checked */
+	const char *known_bug;	  /* skip, with this reason */
 };
 
 #define T512               \
@@ -403,6 +408,128 @@ static const struct rules_row rules_rows[] = {
 		       GIB + 4096, 512, 65536, 524288}},
 		.want_disk_sbs = 512,
 	},
+	/*
+	 * soft-block-size by what the partition holds (docs/facts.md §1.5):
+	 * one partition at 1 MiB of 20001 sectors (odd: soft block 512) on
+	 * a 512n disk: 10240512 bytes, 512 past 2500 pages; cap 128 * 512 =
+	 * 65536, aligned 128 * 4096 = 524288; the size that clears it
+	 * 2500 pages = 10240000 = 20000 sectors.  A warning when nothing
+	 * known is inside (and swap: the kernel leaves its soft block size
+	 * alone); information when a mounted filesystem sets the soft block
+	 * size itself, or the contents do their I/O below the page cache.
+	 */
+	{
+		.name = "soft-block-empty",
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512}},
+		.f = {{"soft-block-size", 1, W, S(20001), 4096, 512, S(20000),
+		       512, 65536, 524288,
+		       "resize 'disk.img1' to 20000 sectors (10240000 bytes, a "
+		       "multiple of 4 KiB) after shrinking what it holds"}},
+	},
+	{
+		.name = "soft-block-swap",
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512,
+		       .content = "swap"}},
+		.f = {{"soft-block-size", 1, W, S(20001), 4096, 512, S(20000),
+		       512, 65536, 524288, "resize 'disk.img1' to 20000"}},
+	},
+#define SB_FS(fs)                                                              \
+	{                                                                      \
+		.name = "soft-block-" fs, .t = T512, .disk_size = GIB,         \
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512, .content = fs}},  \
+		.f = {{"soft-block-size", 1, I, S(20001), 4096, 512, S(20000), \
+		       512, 65536, 524288,                                     \
+		       "nothing to do for 'disk.img1:c'; for raw writes to "   \
+		       "'disk.img1' (mkfs, dd) to go out in requests of "      \
+		       "512 KiB: resize 'disk.img1' to 20000 sectors"}},       \
+	}
+	SB_FS("ext2"),
+	SB_FS("ext3"),
+	SB_FS("ext4"),
+	SB_FS("xfs"),
+	SB_FS("btrfs"),
+	SB_FS("vfat"),
+	SB_FS("ntfs"),
+	/* md 1.2, LVM, LUKS: below the page cache; they can shrink */
+	SB_FS("md 1.2"),
+	SB_FS("lvm"),
+	SB_FS("luks"),
+#undef SB_FS
+	{
+		/* md 0.90 and 1.0 keep their superblock at the end: the
+		 * size that clears it means a new member, not a resize to
+		 * the size it has (issue 25, item 8) */
+		.name = "soft-block-md-0.90",
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512,
+		       .content = "md 0.90"}},
+		.f = {{"soft-block-size", 1, I, S(20001), 4096, 512, S(20000),
+		       512, 65536, 524288,
+		       "nothing to do for 'disk.img1:c': resizing 'disk.img1' "
+		       "would move the md superblock kept at its end; for raw "
+		       "writes to 'disk.img1' to go out in requests of 512 "
+		       "KiB, re-create the member on a partition of 20000 "
+		       "sectors (10240000 bytes, a multiple of 4 KiB)"}},
+	},
+	{
+		.name = "soft-block-md-1.0",
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512,
+		       .content = "md 1.0"}},
+		.f = {{"soft-block-size", 1, I, S(20001), 4096, 512, S(20000),
+		       512, 65536, 524288,
+		       "re-create the member on a partition of 20000 sectors"}},
+	},
+	{
+		.name = "soft-block-zfs",
+		.t = T512,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512, .content = "zfs"}},
+		.f = {{"soft-block-size", 1, I, S(20001), 4096, 512, S(20000),
+		       512, 65536, 524288,
+		       "nothing to do for 'disk.img1:c': resizing 'disk.img1' "
+		       "would move the two ZFS labels kept at its end; for raw "
+		       "writes to 'disk.img1' to go out in requests of 512 "
+		       "KiB, move the vdev to a partition of 20000 sectors"}},
+	},
+	{
+		/* ext4 on 512e: the end 1 MiB + 10240512 = 11289088 is 512
+		 * past a 4096 multiple: size-physical stays a warning, its
+		 * size on the physical sector (4096): 20000 sectors too */
+		.name = "soft-block-ext4-512e",
+		.t = T4K,
+		.disk_size = GIB,
+		.p = {{1, MIB, S(20001), 0, .want_sbs = 512,
+		       .content = "ext4"}},
+		.f =
+			{
+				{"size-physical", 1, W, MIB + S(20001), 4096,
+				 512, S(20000)},
+				{"soft-block-size", 1, I, S(20001), 4096, 512,
+				 S(20000), 512, 65536,
+				 524288, "nothing to do for 'disk.img1:c'"},
+			},
+	},
+	{
+		/* a filesystem on a disk used whole (no table): the same
+		 * rule, on the disk layer; an image grows to 1 GiB + 4096 */
+		.name = "soft-block-disk-layer-ext4",
+		.t = T512,
+		.disk_size = GIB + 512,
+		.f = {{"soft-block-size", 0, I, GIB + 512, 4096, 512,
+		       GIB + 4096, 512, 65536, 524288,
+		       "nothing to do for 'disk.img:c'; for raw writes to "
+		       "'disk.img' (mkfs, dd) to go out in requests of 512 KiB: "
+		       "grow 'disk.img' to 2097160 sectors"}},
+		.want_disk_sbs = 512,
+		.disk_content = "ext4",
+	},
 	{
 		/* [2048, 6144) and [4096, 8192): 2048 sectors shared,
 		 * reported on the later one. */
@@ -545,6 +672,36 @@ static void set_value(struct blkalign_value *v, int64_t value)
 	v->source = BLKALIGN_SRC_OPTION;
 }
 
+/* What stack.c adds inside layer @parent for @what ("md 1.2", "zfs",
+ * "lvm", "luks" or a filesystem type), over all of it. */
+static void add_content(struct ba_device *d, int parent, const char *what)
+{
+	struct blkalign_layer *l = ba_device_add_layer(d);
+	const struct blkalign_layer *p = &d->layers[parent];
+
+	assert_non_null(l);
+	l->name = ba_pool_printf(&d->pool, "%s:c", p->name);
+	l->parent = parent;
+	l->start = p->start;
+	l->size = p->size;
+	l->kind = BLKALIGN_LAYER_FILESYSTEM;
+	l->type = what;
+	if (!strncmp(what, "md ", 3)) {
+		l->kind = BLKALIGN_LAYER_MD;
+		l->type = "linux_raid_member";
+		l->version = what + 3;
+	} else if (!strcmp(what, "zfs")) {
+		l->kind = BLKALIGN_LAYER_ZFS;
+		l->type = "zfs_member";
+	} else if (!strcmp(what, "lvm")) {
+		l->kind = BLKALIGN_LAYER_LVM;
+		l->type = "LVM2_member";
+	} else if (!strcmp(what, "luks")) {
+		l->kind = BLKALIGN_LAYER_LUKS;
+		l->type = "crypto_LUKS";
+	}
+}
+
 /* What scan/scan.c does for an image, with the row's topology and layers. */
 static void build_device(struct ba_device *d, const struct rules_row *r)
 {
@@ -589,6 +746,11 @@ static void build_device(struct ba_device *d, const struct rules_row *r)
 		l->extended = p->extended;
 		l->logical = p->logical;
 	}
+	if (r->disk_content)
+		add_content(d, 0, r->disk_content);
+	for (size_t i = 0; r->p[i].number; i++)
+		if (r->p[i].content)
+			add_content(d, (int)i + 1, r->p[i].content);
 }
 
 static void check_finding(const struct rules_row *r, const struct want *w,
@@ -614,6 +776,9 @@ static void check_finding(const struct rules_row *r, const struct want *w,
 	if (!f->message || !f->explanation || !f->fix)
 		fail_msg("%s: %s has no message, explanation or fix", r->name,
 			 w->code);
+	if (w->fix && !strstr(f->fix, w->fix))
+		fail_msg("%s: %s's fix \"%s\" does not say \"%s\"", r->name,
+			 w->code, f->fix, w->fix);
 }
 
 static void test_rules(void **state)

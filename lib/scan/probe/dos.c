@@ -88,7 +88,7 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 		if (type[i] && sectors[i]) {
 			out->nprimary++;
 			out->primary[i] = (struct ba_dos_part){
-				start[i], sectors[i], type[i]};
+				start[i], sectors[i], type[i], 0};
 		}
 		if (type[i] == 0xee)
 			out->protective = true;
@@ -143,7 +143,7 @@ int ba_dos_check(struct ba_io *io, uint32_t sector_size,
 			out->ebr_lba[out->nebr++] = ebr;
 		if (type[0] && sectors[0]) {
 			out->logical[out->nlogical++] = (struct ba_dos_part){
-				ebr + start[0], sectors[0], type[0]};
+				ebr + start[0], sectors[0], type[0], ebr};
 			empty = 0;
 		}
 		if (!is_extended(type[1]))

@@ -10,7 +10,12 @@
  * big-endian.
  *
  *   LUKS1  "LUKS\xba\xbe", version 1 at 6, payload-offset (u32, 512-byte
- *          sectors) at 104.  Encryption sectors are always 512 bytes.
+ *          sectors) at 104, key-bytes at 108; 8 key slots of 48 bytes
+ *          from 208 (active 0x00AC71F3, key-material-offset in sectors at
+ *          40, stripes at 44: key-bytes x stripes bytes of key material),
+ *          592 bytes in all.  Encryption sectors are always 512 bytes.
+ *          An image cut inside the header or its key material is said
+ *          (a note, -ERANGE): it is LUKS, and cannot be opened.
  *   LUKS2  4096-byte binary header: magic ("SKUL\xba\xbe" for the
  *          secondary copy), version 2, hdr_size at 8 (16 KiB .. 4 MiB, a
  *          power of two), seqid at 16, hdr_offset (its own offset) at
@@ -40,6 +45,8 @@
 #define LUKS2_HDR_BIN	4096
 #define LUKS2_HDR_MIN	(16 * KIB)
 #define LUKS2_HDR_MAX	(4 * MIB)
+#define LUKS1_ACTIVE	0x00AC71F3
+#define LUKS1_SLOTS	8
 
 struct luks1_phdr_disk {
 	char magic[LUKS_MAGIC_L];   /* 0x00 */
@@ -75,6 +82,8 @@ struct luks2_hdr_disk {
 _Static_assert(offsetof(struct luks1_phdr_disk, be_payload_offset) == 104,
 	       "LUKS1 payload offset at 104");
 _Static_assert(sizeof(struct luks1_phdr_disk) == 592, "LUKS1 phdr is 592");
+_Static_assert(offsetof(struct luks1_phdr_disk, keyslots) == 208,
+	       "LUKS1 key slots at 208");
 _Static_assert(sizeof(struct luks2_hdr_disk) == LUKS2_HDR_BIN,
 	       "LUKS2 binary header is 4096");
 _Static_assert(offsetof(struct luks2_hdr_disk, be_hdr_size) == 8,
@@ -91,20 +100,77 @@ struct luks2_seg {
 	uint32_t sector_size; /* 0 for a segment without encryption */
 };
 
+/* Key slot @k's key material: [*start, *end) in bytes; false when the
+ * slot is not active. */
+static bool luks1_slot(const struct luks1_phdr_disk *h, int k, uint64_t *start,
+		       uint64_t *end)
+{
+	const uint8_t *s = h->keyslots[k];
+	uint32_t active, km, stripes;
+	uint64_t bytes;
+
+	memcpy(&active, s, 4);
+	memcpy(&km, s + 40, 4);
+	memcpy(&stripes, s + 44, 4);
+	if (be32toh(active) != LUKS1_ACTIVE)
+		return false;
+	/* AF-split key: key-bytes x stripes, in whole sectors */
+	bytes = (uint64_t)be32toh(h->be_key_bytes) * be32toh(stripes);
+	*start = (uint64_t)be32toh(km) * BA_SECTOR;
+	*end = *start + (bytes + BA_SECTOR - 1) / BA_SECTOR * BA_SECTOR;
+	return true;
+}
+
+/* The active key slots whose key material runs past @size: how many,
+ * and the first of them in @first (its bytes in @start, @end). */
+static int luks1_cut_slots(const struct luks1_phdr_disk *h, uint64_t size,
+			   int *first, uint64_t *start, uint64_t *end)
+{
+	int n = 0;
+
+	for (int k = LUKS1_SLOTS - 1; k >= 0; k--) {
+		uint64_t s, e;
+
+		if (!luks1_slot(h, k, &s, &e) || e <= size)
+			continue;
+		n++;
+		*first = k;
+		*start = s;
+		*end = e;
+	}
+	return n;
+}
+
 static int luks1(const uint8_t *buf, uint64_t size, struct ba_content *c)
 {
 	struct luks1_phdr_disk h;
-	uint64_t payload;
+	uint64_t payload, ks = 0, ke = 0;
+	char slots[96] = "";
+	int cut, k = 0;
 
 	memcpy(&h, buf, sizeof(h));
 	payload = (uint64_t)be32toh(h.be_payload_offset) * BA_SECTOR;
+	cut = luks1_cut_slots(&h, size, &k, &ks, &ke);
+	if (cut)
+		snprintf(slots, sizeof(slots),
+			 "; key slot %d's key material (bytes %llu..%llu) "
+			 "%s%s",
+			 k, (unsigned long long)ks, (unsigned long long)ke,
+			 ks >= size ? "is missing" : "is cut",
+			 cut > 1 ? ", and more" : "");
 	/* 0 is a detached header: the data is on another device. */
 	if (payload > size) {
 		snprintf(c->note, sizeof(c->note),
 			 "its LUKS1 header says the payload starts at byte "
-			 "%llu, past its end (%llu bytes): a header cut short "
-			 "(a header backup or a truncated image)",
-			 (unsigned long long)payload, (unsigned long long)size);
+			 "%llu, past its end (%llu bytes): cut short%s",
+			 (unsigned long long)payload, (unsigned long long)size,
+			 slots);
+		return -ERANGE;
+	}
+	if (cut) {
+		snprintf(c->note, sizeof(c->note),
+			 "a LUKS1 header cut short (%llu bytes)%s",
+			 (unsigned long long)size, slots);
 		return -ERANGE;
 	}
 	snprintf(c->version, sizeof(c->version), "1");
@@ -293,9 +359,11 @@ static int luks_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	memset(out, 0, sizeof(*out));
 	if (off > UINT64_MAX - size)
 		return -EINVAL;
-	if (size < sizeof(buf))
+	if (size < LUKS_MAGIC_L + sizeof(version))
 		return 1;
-	rc = ba_io_read(io, off, sizeof(buf), buf);
+	/* a region under 4 KiB: what there is of it, for a header cut short */
+	memset(buf, 0, sizeof(buf));
+	rc = ba_io_read(io, off, size < sizeof(buf) ? size : sizeof(buf), buf);
 	if (rc)
 		return rc;
 
@@ -305,6 +373,22 @@ static int luks_probe(struct ba_io *io, uint64_t off, uint64_t size,
 	magic = !memcmp(buf, LUKS_MAGIC, LUKS_MAGIC_L);
 	memcpy(&version, buf + offsetof(struct luks1_phdr_disk, be_version),
 	       sizeof(version));
+	if (size < sizeof(buf)) {
+		uint64_t whole = be16toh(version) == 1
+					 ? sizeof(struct luks1_phdr_disk)
+					 : LUKS2_HDR_BIN;
+
+		if (!magic || (be16toh(version) != 1 && be16toh(version) != 2))
+			return 1;
+		if (size < whole) {
+			snprintf(out->note, sizeof(out->note),
+				 "only the first %llu bytes of a LUKS%u "
+				 "header (%llu bytes) are there: cut short",
+				 (unsigned long long)size, be16toh(version),
+				 (unsigned long long)whole);
+			return -ERANGE;
+		}
+	}
 	if (magic && be16toh(version) == 1)
 		rc = luks1(buf, size, &c);
 	else

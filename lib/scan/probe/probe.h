@@ -16,11 +16,12 @@
 
 enum ba_content_kind {
 	BA_CONTENT_NONE = 0,
-	BA_CONTENT_MD,	 /* md RAID member */
-	BA_CONTENT_LVM,	 /* LVM2 physical volume */
-	BA_CONTENT_LUKS, /* LUKS1/LUKS2 container */
-	BA_CONTENT_FS,	 /* filesystem (and swap) */
-	BA_CONTENT_ZFS,	 /* ZFS vdev */
+	BA_CONTENT_MD,	  /* md RAID member */
+	BA_CONTENT_LVM,	  /* LVM2 physical volume */
+	BA_CONTENT_LUKS,  /* LUKS1/LUKS2 container */
+	BA_CONTENT_FS,	  /* filesystem (and swap) */
+	BA_CONTENT_ZFS,	  /* ZFS vdev */
+	BA_CONTENT_TABLE, /* a partition table inside a partition */
 };
 
 /*
@@ -60,7 +61,7 @@ struct ba_content {
 
 	/* why a structure that lies (-EINVAL/-ERANGE) cannot be used, in
 	 * words, with the numbers it does tell ("" when the errno says it) */
-	char note[200];
+	char note[256];
 };
 
 /*
@@ -86,6 +87,7 @@ extern const struct ba_prober ba_fat_prober;
 extern const struct ba_prober ba_ntfs_prober;
 extern const struct ba_prober ba_swap_prober;
 extern const struct ba_prober ba_zfs_prober;
+extern const struct ba_prober ba_gpt_nested_prober;
 
 /* A bounded cursor over a buffer: getters fail with -ERANGE on overrun. */
 struct ba_cur {

@@ -43,10 +43,18 @@ images_compare() {
 	fi
 }
 
-# No qemu-nbd of ours is left: none names a file under $TS_TMP.
+# No qemu-nbd of ours is left (none names a file under $TS_TMP), nor a
+# blkalign process, a reader's sandboxed child, holding one open.
 images_no_leftover() {
+	local p held=
+	for p in $(pgrep '^blkalign'); do
+		ls -l "/proc/$p/fd/" 2>/dev/null | grep -q -F -- "-> $TS_TMP/" &&
+			held="$held $p"
+	done
 	if pgrep -f "qemu-nbd.*$TS_TMP" >/dev/null; then
 		ts_fail "$1: a qemu-nbd is still running"
+	elif [ -n "$held" ]; then
+		ts_fail "$1: blkalign process(es)$held still hold a file of $TS_TMP"
 	else
 		ts_ok "$1: no qemu-nbd left"
 	fi
@@ -147,7 +155,8 @@ images_vdisk() {
 
 # images_vdisk_hostile WHAT IMG: a damaged or hostile image; blkalign's
 # own reader must refuse it with a message (vdisk-dump exit 2 damaged or
-# 3 left to qemu, never a crash or a hang) within 20 s.
+# 3 left to qemu, never a crash or a hang) within 20 s; then check (the
+# reader in its sandbox, qemu-nbd after it) images_check_hostile.
 images_vdisk_hostile() {
 	local what=$1 img=$2 dump=$BLKALIGN_BUILD/tests/vdisk-dump rc
 	timeout 20 "$dump" "$img" "$TS_TMP/vd.raw" >"$TS_TMP/vd.out" 2>"$TS_TMP/vd.err"
@@ -158,6 +167,31 @@ images_vdisk_hostile() {
 	else
 		ts_fail "$what: expected exit 2 or 3 with a message, got exit $rc: $(head -1 "$TS_TMP/vd.err")"
 	fi
+	images_check_hostile "$what" "$img"
+}
+
+# images_check_hostile WHAT IMG [BIN]: check (BIN, default $BLKALIGN) on a
+# damaged or hostile image either fails it, exit 4 with one line on
+# stderr that names it, or reads it whole (exit 0 to 3, nothing it could
+# not read: qemu read it as qemu reads it), never crashes or hangs, and
+# leaves no process behind (qemu-nbd, the reader's child).  Which of the
+# two is in IMAGES_HOSTILE ("failed" or the reader).
+images_check_hostile() {
+	local what=$1 img=$2 bin=${3:-$BLKALIGN} rc lines
+	timeout 60 "$bin" check --json "$img" >"$TS_TMP/hc.json" 2>"$TS_TMP/hc.err"
+	rc=$?
+	lines=$(wc -l <"$TS_TMP/hc.err")
+	IMAGES_HOSTILE=
+	if [ "$rc" = 4 ] && [ "$lines" = 1 ] && grep -q -F "'$img'" "$TS_TMP/hc.err"; then
+		IMAGES_HOSTILE=failed
+		ts_ok "$what: check fails it in one line ($(cut -c1-160 "$TS_TMP/hc.err"))"
+	elif [ "$rc" -lt 4 ] && ! grep -q "cannot read" "$TS_TMP/hc.err"; then
+		IMAGES_HOSTILE=$(jq -r '.devices[0].image_reader' "$TS_TMP/hc.json")
+		ts_ok "$what: check reads it through $IMAGES_HOSTILE (exit $rc)"
+	else
+		ts_fail "$what: check exit $rc, $lines line(s): $(head -3 "$TS_TMP/hc.err" | cut -c1-200)"
+	fi
+	images_no_leftover "$what"
 }
 
 # images_poke FILE OFFSET STRUCT VALUE: write VALUE packed as python's

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# used-extents.py - the bytes a filesystem uses, by its own tools, and
+# their sha256: what a move that copies only used blocks must keep.
+#
+#   used-extents.py TYPE IMAGE                  -> "OFF LEN" lines (bytes)
+#       the used extents of the TYPE in IMAGE (a file holding only it),
+#       by the filesystem's own tools; TYPE as tests/lib/fix.sh's
+#       fix_mkfs names it:
+#         ext4  dumpe2fs's free block ranges per group (the complement
+#               in [0, Block count) is used), block size from its header
+#         xfs   xfs_db freesp -d's free extents less each AG's AGFL
+#               blocks (agfl bno, flfirst..fllast: not in the bnobt, so
+#               copied): the complement in [0, dblocks) is used
+#         fat16, fat32, esp
+#               [0, fsck.fat -v's "Data area starts at byte") and the
+#               clusters mshowfat (mtools) lists for the root and every
+#               path mdir -/ -b lists
+#         swap  the header page (mkswap's: the page size of this
+#               machine, SWAPSPACE2 at its end); a hibernation image
+#               (S1SUSPEND, ULSUSPEND...) is used whole
+#   used-extents.py knows TYPE                  -> exit 0 if TYPE is read
+#   used-extents.py sha SRC OFF EXTENTS [FIRST_SRC FIRST_OFF]
+#       sha256 of the extents' bytes of SRC, relative to byte OFF; with
+#       FIRST_SRC, the first 512 bytes from FIRST_SRC at FIRST_OFF
+#       (a marker stands in for them)
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+
+def ext4(image):
+    out = subprocess.run(['dumpe2fs', image], capture_output=True,
+                         text=True, check=True).stdout
+    bs = int(re.search(r'^Block size:\s+(\d+)', out, re.M).group(1))
+    count = int(re.search(r'^Block count:\s+(\d+)', out, re.M).group(1))
+    free = []
+    for line in re.findall(r'^\s+Free blocks: (.*)$', out, re.M):
+        for r in filter(None, (x.strip() for x in line.split(','))):
+            a, _, b = r.partition('-')
+            free.append((int(a), int(b or a)))
+    free.sort()
+    at = 0
+    for a, b in free:
+        if a > at:
+            print(at * bs, (a - at) * bs)
+        at = max(at, b + 1)
+    if at < count:
+        print(at * bs, (count - at) * bs)
+
+
+def xfs_db(image, *cmds):
+    args = ['xfs_db', '-r']
+    for c in cmds:
+        args += ['-c', c]
+    return subprocess.run(args + [image], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def xfs(image):
+    sb = xfs_db(image, 'sb 0', 'p blocksize', 'p agblocks', 'p dblocks',
+                'p agcount')
+    v = dict(re.findall(r'^(\w+) = (\d+)$', sb, re.M))
+    bs, agb, dblocks = int(v['blocksize']), int(v['agblocks']), int(v['dblocks'])
+    fl = set()
+    for ag in range(int(v['agcount'])):
+        a = dict(re.findall(r'^(\w+) = (\d+)$',
+                            xfs_db(image, 'agf %d' % ag, 'p flfirst',
+                                   'p fllast', 'p flcount'), re.M))
+        ent = dict(re.findall(r'(\d+):(\S+)',
+                              xfs_db(image, 'agfl %d' % ag, 'p bno')))
+        i = int(a['flfirst'])
+        for _ in range(int(a['flcount'])):
+            fl.add(ag * agb + int(ent[str(i)]))
+            i = (i + 1) % len(ent)
+    free = set()
+    for line in xfs_db(image, 'freesp -d').splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0].isdigit():
+            ag, b, n = map(int, f)
+            free.update(ag * agb + b + k for k in range(n))
+    free -= fl
+    at = 0
+    for b in sorted(free) + [dblocks]:
+        if b > at:
+            print(at * bs, (b - at) * bs)
+        at = b + 1
+
+
+def fat(image):
+    env = dict(os.environ, MTOOLS_SKIP_CHECK='1')
+    v = subprocess.run(['fsck.fat', '-n', '-v', image], capture_output=True,
+                       text=True).stdout
+    data = int(re.search(r'^Data area starts at byte (\d+)', v, re.M).group(1))
+    cl = int(re.search(r'^\s*(\d+) bytes per cluster', v, re.M).group(1))
+    paths = subprocess.run(['mdir', '-i', image, '-/', '-b', '::'],
+                           capture_output=True, text=True,
+                           env=env).stdout.splitlines()  # 1: empty
+    clusters = set()
+    for p in ['::'] + [x.rstrip('/') for x in paths if x]:
+        out = subprocess.run(['mshowfat', '-i', image, p], capture_output=True,
+                             text=True, env=env).stdout
+        for a, b in re.findall(r'<(\d+)(?:-(\d+))?>', out):
+            clusters.update(range(int(a), int(b or a) + 1))
+    ext = [[0, data]]
+    for c in sorted(clusters):
+        off = data + (c - 2) * cl
+        if ext[-1][0] + ext[-1][1] == off:
+            ext[-1][1] += cl
+        else:
+            ext.append([off, cl])
+    for a, n in ext:
+        print(a, n)
+
+
+def swap(image):
+    ps = os.sysconf('SC_PAGE_SIZE')
+    with open(image, 'rb') as f:
+        magic = f.read(ps)[ps - 10:]
+    if magic == b'SWAPSPACE2':
+        print(0, ps)
+    else:
+        print(0, os.path.getsize(image))
+
+
+def sha(src, off, extents, first=None):
+    h = hashlib.sha256()
+    with open(src, 'rb', buffering=0) as f, open(extents) as ex:
+        for line in ex:
+            a, n = map(int, line.split())
+            f.seek(off + a)
+            data = f.read(n)
+            if first and a == 0:
+                with open(first[0], 'rb') as g:
+                    g.seek(int(first[1]))
+                    data = g.read(512) + data[512:]
+            h.update(data)
+    print(h.hexdigest())
+
+
+# the contents fix copies by a map of used blocks (lib/scan/used/), by
+# fix_mkfs's names
+READERS = {'ext4': ext4, 'swap': swap}
+READERS.update({'xfs': xfs, 'fat16': fat, 'fat32': fat, 'esp': fat})
+
+if len(sys.argv) == 3 and sys.argv[1] in READERS:
+    READERS[sys.argv[1]](sys.argv[2])
+elif len(sys.argv) == 3 and sys.argv[1] == 'knows':
+    sys.exit(0 if sys.argv[2] in READERS else 1)
+elif len(sys.argv) >= 5 and sys.argv[1] == 'sha':
+    sha(sys.argv[2], int(sys.argv[3]), sys.argv[4],
+        sys.argv[5:7] if len(sys.argv) > 5 else None)
+else:
+    sys.exit('usage: used-extents.py TYPE IMAGE | knows TYPE | '
+             'sha SRC OFF EXTENTS [FIRST_SRC FIRST_OFF]')
