@@ -98,8 +98,28 @@ fix_content() {
 	ln -sf sub/numbers.txt "$1/link"
 }
 
+# fix_xfs_proto DIR: a mkfs.xfs protofile (xfs_mkfs(8), -p) that puts
+# DIR's regular files and directories in the root.
+fix_xfs_proto() {
+	printf '/dev/null\n0 0\nd--755 0 0\n'
+	fix_xfs_proto_dir "$1"
+}
+
+fix_xfs_proto_dir() {
+	local e
+	for e in "$1"/*; do
+		if [ -d "$e" ] && [ ! -L "$e" ]; then
+			echo "${e##*/} d--755 0 0"
+			fix_xfs_proto_dir "$e"
+		elif [ -f "$e" ] && [ ! -L "$e" ]; then
+			echo "${e##*/} ---644 0 0 $e"
+		fi
+	done
+	echo '$'
+}
+
 # fix_mkfs TYPE IMG START BYTES: put a new TYPE of BYTES at sector START
-# (512-byte) of IMG: ext4 (4 KiB blocks, with files), xfs (>= 32 MiB),
+# (512-byte) of IMG: ext4 (4 KiB blocks, with files), xfs (>= 16 MiB),
 # fat16, fat32 (512-byte clusters), esp (FAT32 with mkfs.fat's own cluster
 # size and alignment, as installers make an ESP), ntfs (hidden sectors =
 # START, as an installer writes them),
@@ -123,13 +143,31 @@ fix_mkfs() {
 			fi ;;
 	xfs)
 		truncate -s "$bytes" "$f"
-		# mkfs.xfs refuses < 300 MiB unless run as by xfstests
-		TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -K -d agcount=2 "$f" \
+		# mkfs.xfs refuses < 300 MiB unless run as by xfstests; one
+		# AG of 16 MiB is the least it makes, two need 32 MiB
+		local xo=(-d agcount=2)
+		[ "$bytes" -lt $((32 * MiB)) ] && xo=(-d agcount=1)
+		# FIX_MKFS_HOLE: files put in by mkfs.xfs's protofile (no
+		# mount here), their blocks used, the AG's tail free
+		if [ -n "${FIX_MKFS_HOLE:-}" ]; then
+			fix_content "$TS_TMP/content" $((bytes / 5))
+			fix_xfs_proto "$TS_TMP/content" >"$TS_TMP/content.proto"
+			xo+=(-p "$TS_TMP/content.proto")
+		fi
+		TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -K "${xo[@]}" "$f" \
 			>"$TS_TMP/mkfs.out" 2>&1 ;;
 	fat16 | fat32)
 		truncate -s "$bytes" "$f"
 		mkfs.fat -F "${type#fat}" -s 1 -S 512 -h "$start" -i 1234abcd "$f" \
-			>"$TS_TMP/mkfs.out" 2>&1 ;;
+			>"$TS_TMP/mkfs.out" 2>&1 &&
+			# FIX_MKFS_HOLE: files copied in by mtools, one deleted
+			if [ -n "${FIX_MKFS_HOLE:-}" ]; then
+				fix_content "$TS_TMP/content" $((bytes / 5))
+				rm -f "$TS_TMP/content/link"
+				MTOOLS_SKIP_CHECK=1 mcopy -s -i "$f" "$TS_TMP/content/random.bin" \
+					"$TS_TMP/content/sub" :: >>"$TS_TMP/mkfs.out" 2>&1 &&
+					MTOOLS_SKIP_CHECK=1 mdel -i "$f" ::random.bin >>"$TS_TMP/mkfs.out" 2>&1
+			fi ;;
 	esp)
 		truncate -s "$bytes" "$f"
 		mkfs.fat -F 32 -h "$start" -i 1234abcd "$f" >"$TS_TMP/mkfs.out" 2>&1 ;;
@@ -543,14 +581,33 @@ fix_mx_common() {
 	got=$(fix_regions "$MX_TARGET" "${MX_OTHERS[@]}")
 	[ "$got" = "$MX_OTHER_SHA" ] || { ts_fail "$what: another partition changed"; return 1; }
 	case $MX_TYPE in
-	ext4)
+	ext4 | xfs | fat16)
 		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.$BASHPID.img"
-		e2fsck -fn "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
-			{ ts_fail "$what: e2fsck -fn: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
+		fix_mx_fsck "$MX_TYPE" "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
+			{ ts_fail "$what: $MX_TYPE's checker: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
 		rm -f "$TS_TMP/mx.$BASHPID.img" ;;
 	esac
 	[ -e "$MX_J" ] && { ts_fail "$what: the journal is still there"; return 1; }
 	return 0
+}
+
+# fix_mx_fsck TYPE FILE: the filesystem's own checker, read-only, its
+# output on stdout; fsck.fat -n exits 0 even when it would change
+# something, so its output counts too.
+fix_mx_fsck() {
+	case $1 in
+	ext4) e2fsck -fn "$2" ;;
+	# one AG (a 16 MiB XFS): xfs_repair cannot check the geometry
+	# against a second superblock unless told to go on
+	xfs) xfs_repair -n -f -o force_geometry "$2" ;;
+	fat16)
+		local o rc
+		o=$(fsck.fat -n "$2" 2>&1)
+		rc=$?
+		echo "$o"
+		[ $rc = 0 ] && ! grep -q -i -E 'differ|would|changes|not fix|error|corrupt' <<<"$o"
+		;;
+	esac
 }
 
 # fix_mx_probe WHAT: right after a crash, a filesystem is seen (blkid -p)
@@ -747,12 +804,20 @@ fix_mx_sweep() {
 #          before 20480); p3 20480+4096 random.  Only p2 moves.
 #   NAME-used: the same with a file of the ext4 deleted (a hole of free
 #          blocks), moved without --copy-all: only the used blocks.
+#   NAME-used-FS: the same with FS (fat16: files copied in by mtools, one
+#          deleted; xfs: files put in by mkfs.xfs -p, the AG's tail
+#          free).  step-used-xfs: a 16 MiB XFS (the least mkfs.xfs
+#          makes) at 63+36801 (ends at 36864, on the grain): new start
+#          2048, size 36864 - 2048 = 34816 >= 32768; p2 36864+4096.
 # fix_mx_scenario NAME [TARGET]: build NAME's base image (NAME starts
 # with step, batch or left, and may end in -used) and set the MX_*
 # variables; TARGET (a loop device over $TS_TMP/NAME.img) when given.
 fix_mx_scenario() {
-	local name=$1 FIX_MKFS_HOLE=
-	[ "${name%-used}" != "$name" ] && FIX_MKFS_HOLE=1
+	local name=$1 FIX_MKFS_HOLE= fs=ext4 used=
+	case $name in
+	*-used) FIX_MKFS_HOLE=1 used=1 ;;
+	*-used-*) FIX_MKFS_HOLE=1 used=1 fs=${name##*-used-} ;;
+	esac
 	MX_BASE=$TS_TMP/$name-base.img
 	MX_IMG=$TS_TMP/$name.img
 	MX_TARGET=${2:-$MX_IMG}
@@ -760,7 +825,18 @@ fix_mx_scenario() {
 	MX_N=1
 	MX_NEW=2048
 	MX_ARGS=(--physical-sector-size 4096 --page-size 4096 --step 256K)
+	MX_P2=20480
 	case $name in
+	step*-xfs)
+		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
+		label: dos
+		unit: sectors
+		start=63, size=36801, type=83
+		start=36864, size=4096, type=83
+		EOF
+		fix_mkfs xfs "$MX_BASE" 63 $((16 * MiB))
+		MX_TYPE=xfs MX_OLD=63 MX_USED=$((16 * MiB)) MX_MODE=step
+		MX_NEW_ROW="1 2048 34816" MX_P2=36864 ;;
 	step*)
 		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
 		label: dos
@@ -768,8 +844,8 @@ fix_mx_scenario() {
 		start=63, size=20416, type=83
 		start=20480, size=4096, type=83
 		EOF
-		fix_mkfs ext4 "$MX_BASE" 63 $((6 * MiB))
-		MX_TYPE=ext4 MX_OLD=63 MX_USED=$((6 * MiB)) MX_MODE=step
+		fix_mkfs $fs "$MX_BASE" 63 $((6 * MiB))
+		MX_TYPE=$fs MX_OLD=63 MX_USED=$((6 * MiB)) MX_MODE=step
 		MX_NEW_ROW="1 2048 16384" ;;
 	batch*)
 		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
@@ -778,8 +854,8 @@ fix_mx_scenario() {
 		start=2047, size=8192, type=83
 		start=20480, size=4096, type=83
 		EOF
-		fix_mkfs ext4 "$MX_BASE" 2047 $((8192 * 512))
-		MX_TYPE=ext4 MX_OLD=2047 MX_USED=$((4 * MiB)) MX_MODE=batch
+		fix_mkfs $fs "$MX_BASE" 2047 $((8192 * 512))
+		MX_TYPE=$fs MX_OLD=2047 MX_USED=$((4 * MiB)) MX_MODE=batch
 		MX_NEW_ROW="1 2048 8192" ;;
 	left*)
 		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
@@ -795,7 +871,11 @@ fix_mx_scenario() {
 		MX_TYPE=ext4 MX_OLD=10001 MX_USED=5361664 MX_MODE=step
 		MX_NEW_ROW="2 8192 12288" ;;
 	esac
-	fix_mkfs rand "$MX_BASE" 20480 $((4096 * 512))
+	fix_mkfs rand "$MX_BASE" "$MX_P2" $((4096 * 512))
+	# fix sets a FAT's hidden sectors (the BPB at 0x1C) to the new start
+	# (fix/vfat proves it): here they say it already, so that the bytes
+	# at the old and the new start are the same ones
+	[ "$fs" = fat16 ] && mkimg_put_le32 "$MX_BASE" $((MX_OLD * 512 + 0x1C)) "$MX_NEW"
 	# a loop device is 512n: the moves are optional, --partition 1
 	if [ -b "$MX_TARGET" ]; then
 		MX_ARGS=(--partition 1 --page-size 4096 --step 256K)
@@ -804,11 +884,11 @@ fix_mx_scenario() {
 	# deleted first leaves a hole), the data compared on those (as
 	# dumpe2fs counts them); else the whole MX_USED bytes, --copy-all
 	MX_EXTENTS=
-	if [ "${name%-used}" != "$name" ]; then
+	if [ -n "$used" ]; then
 		MX_EXTENTS=$TS_TMP/$name.extents
 		fix_cut "$MX_BASE" $((MX_OLD * 512)) "$MX_USED" "$TS_TMP/mx-used.img"
-		python3 "$TS_TOP/tests/lib/used-extents.py" ext4 "$TS_TMP/mx-used.img" >"$MX_EXTENTS" ||
-			ts_fail "$name: dumpe2fs"
+		python3 "$TS_TOP/tests/lib/used-extents.py" "$fs" "$TS_TMP/mx-used.img" >"$MX_EXTENTS" ||
+			ts_fail "$name: the $fs's used extents (used-extents.py)"
 		rm -f "$TS_TMP/mx-used.img"
 	else
 		MX_ARGS+=(--copy-all)
