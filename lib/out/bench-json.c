@@ -15,8 +15,7 @@
 /* an integer, or null when 0 means "unknown" */
 static void put_known(struct json_object *o, const char *k, uint64_t v)
 {
-	json_object_object_add(o, k,
-			       v ? json_object_new_int64((int64_t)v) : NULL);
+	json_object_object_add(o, k, v ? json_object_new_uint64(v) : NULL);
 }
 
 static struct json_object *phase_json(const struct blkalign_bench_phase *p,
@@ -132,8 +131,7 @@ static struct json_object *side_json(const struct blkalign_bench_side *s)
 	ba_json_u64(o, "samples", s->samples);
 	for (uint32_t i = 0; i < s->samples && i < BLKALIGN_BENCH_MAX_ROUNDS;
 	     i++)
-		json_object_array_add(
-			a, json_object_new_double(s->bytes_per_s[i]));
+		json_object_array_add(a, ba_json_new_double(s->bytes_per_s[i]));
 	json_object_object_add(o, "bytes_per_s", a);
 	ba_json_double(o, "median_bytes_per_s", s->median_bytes_per_s);
 	ba_json_double(o, "min_bytes_per_s", s->min_bytes_per_s);

@@ -6,15 +6,18 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
 #include "blkalignP.h"
 
+/* Exact up to 2^64 - 1 (json-c's uint64: never a negative number). */
 void ba_json_u64(struct json_object *o, const char *k, uint64_t v)
 {
-	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
+	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
 void ba_json_s64(struct json_object *o, const char *k, int64_t v)
@@ -33,10 +36,39 @@ void ba_json_bool(struct json_object *o, const char *k, bool v)
 }
 
 /* A double, or null when it is not finite. */
+/*
+ * A double as what it measures means it: six significant digits
+ * (0.00465434 seconds, not json-c's 0.0046543410000000002), the whole
+ * part kept when it is longer (a rate of 178123456.7 bytes/s), plain
+ * decimals from 1e-4 to 1e15, an exponent outside.  NULL (JSON null)
+ * when @v is not finite.
+ */
+struct json_object *ba_json_new_double(double v)
+{
+	char s[64];
+	int lead, dec;
+	size_t n;
+
+	if (!isfinite(v))
+		return NULL;
+	if (v == 0)
+		return json_object_new_double_s(0.0, "0.0");
+	lead = (int)floor(log10(fabs(v)));
+	if (lead < -4 || lead >= 15) {
+		snprintf(s, sizeof(s), "%.6g", v);
+		return json_object_new_double_s(strtod(s, NULL), s);
+	}
+	dec = 5 - lead < 1 ? 1 : 5 - lead;
+	snprintf(s, sizeof(s), "%.*f", dec, v);
+	n = strlen(s);
+	while (n > 2 && s[n - 1] == '0' && s[n - 2] != '.')
+		s[--n] = '\0';
+	return json_object_new_double_s(strtod(s, NULL), s);
+}
+
 void ba_json_double(struct json_object *o, const char *k, double v)
 {
-	json_object_object_add(o, k,
-			       isfinite(v) ? json_object_new_double(v) : NULL);
+	json_object_object_add(o, k, ba_json_new_double(v));
 }
 
 /* A new document: { "schema_version": 1, "version": "..." }, or NULL. */
@@ -147,9 +179,9 @@ void ba_json_requests(struct json_object *o, const struct ba_json_requests *r)
 	ba_json_u64(o, "request_min", r->min);
 	json_object_object_add(
 		o, "request_avg",
-		json_object_new_double(r->requests ? (double)r->bytes /
-							     (double)r->requests
-						   : 0.0));
+		ba_json_new_double(r->requests ? (double)r->bytes /
+							 (double)r->requests
+					       : 0.0));
 	json_object_object_add(o, "request_sizes",
 			       ba_json_size_counts(r->sizes, r->nsizes));
 	ba_json_u64(o, "request_sizes_other", r->sizes_other);

@@ -20,6 +20,7 @@ void ba_json_s64(struct json_object *o, const char *k, int64_t v);
 void ba_json_str(struct json_object *o, const char *k, const char *v);
 void ba_json_bool(struct json_object *o, const char *k, bool v);
 void ba_json_double(struct json_object *o, const char *k, double v);
+struct json_object *ba_json_new_double(double v);
 struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
 					size_t n);
 struct ba_json_requests {

@@ -17,8 +17,7 @@ static void put_ratio(struct json_object *o, const char *k, uint64_t a,
 {
 	double r = blkalign_model_ratio(a, b);
 
-	json_object_object_add(o, k,
-			       (b || !a) ? json_object_new_double(r) : NULL);
+	json_object_object_add(o, k, (b || !a) ? ba_json_new_double(r) : NULL);
 }
 
 static struct json_object *cost_json(const struct blkalign_model_cost *c,

@@ -110,8 +110,7 @@ static struct json_object *part_json(const struct blkalign_plan_part *pp,
 	ba_json_str(o, "map_problem", pp->map_problem);
 	json_object_object_add(
 		o, "estimated_seconds",
-		json_object_new_double(tput > 0 ? pp->bytes_to_copy / tput
-						: 0));
+		ba_json_new_double(tput > 0 ? pp->bytes_to_copy / tput : 0));
 	ba_json_str(o, "reason", pp->reason);
 	for (size_t c = 0; c < pp->ncommands; c++)
 		json_object_array_add(cmds,
@@ -164,7 +163,7 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
 	if (ba_json_root_array(&root, &arr))
 		return -ENOMEM;
 	json_object_object_add(root, "throughput_bytes_per_second",
-			       json_object_new_double(tput));
+			       ba_json_new_double(tput));
 	for (size_t i = 0; i < nplans; i++)
 		json_object_array_add(arr, plan_json(plans[i], only, tput));
 	json_object_object_add(root, "devices", arr);
