@@ -92,6 +92,7 @@ static void usage(FILE *out)
 	      "                             the two sides of a comparison test\n"
 	      " -J, --json                  print the result as JSON\n"
 	      " -h, --help                  display this help\n"
+	      " -V, --version               display the version\n"
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
 	      "be opened or an I/O failed, 16 usage error (or --write not confirmed),\n"
 	      "128 + N when stopped by signal N (after the partial report).\n"
@@ -433,6 +434,7 @@ static const struct option longopts[] = {
 	{"svg", required_argument, NULL, OPT_SVG},
 	{"json", no_argument, NULL, 'J'},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 

@@ -60,6 +60,7 @@ static void usage(FILE *out)
 	      "     --color[=<when>]            colorize: auto, always or never\n"
 	      "     --list-codes                list every finding code and exit\n"
 	      " -h, --help                      display this help\n"
+	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status (a bitmask):\n"
 	      "  0  aligned\n"
@@ -99,6 +100,7 @@ static const struct option longopts[] = {
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"list-codes", no_argument, NULL, OPT_LIST_CODES},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 

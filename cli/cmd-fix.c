@@ -24,8 +24,7 @@
 static const char *journal_dir = JOURNAL_DIR;
 
 enum {
-	OPT_YES = 256,
-	OPT_JOURNAL,
+	OPT_JOURNAL = 256,
 	OPT_RESUME,
 	OPT_ROLLBACK,
 	OPT_COPY_ALL,
@@ -66,7 +65,7 @@ static void usage(FILE *out)
 	      "journal outside the disk makes every step resumable and undoable.\n"
 	      "Without --yes, only says what it would do.\n"
 	      "\nOptions:\n"
-	      "     --yes                       really write to the disk\n"
+	      " -y, --yes                       really write to the disk\n"
 	      "     --partition <n>             fix partition <n> only\n"
 	      "     --journal <file>            the journal (default: in the journal\n"
 	      "                                 directory, <name>-<disk id>.journal)\n"
@@ -90,6 +89,7 @@ static void usage(FILE *out)
 	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
 	      "     --page-size <n>             page size for the size rule\n"
 	      " -h, --help                      display this help\n"
+	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status:\n"
 	      "  0  done, or nothing to do\n"
@@ -328,7 +328,7 @@ static int parse_progress(const char *arg, enum progress_mode *mode)
 }
 
 static const struct option longopts[] = {
-	{"yes", no_argument, NULL, OPT_YES},
+	{"yes", no_argument, NULL, 'y'},
 	{"partition", required_argument, NULL, OPT_PARTITION},
 	{"journal", required_argument, NULL, OPT_JOURNAL},
 	{"resume", no_argument, NULL, OPT_RESUME},
@@ -341,6 +341,7 @@ static const struct option longopts[] = {
 	{"json", no_argument, NULL, 'J'},
 	CLI_TOPO_LONGOPTS,
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -352,7 +353,7 @@ static int fix_opt(void *data, int c, const char *arg)
 	struct fix_args *a = data;
 
 	switch (c) {
-	case OPT_YES:
+	case 'y':
 		a->yes = true;
 		return 0;
 	case OPT_PARTITION:

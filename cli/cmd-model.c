@@ -83,6 +83,7 @@ static void usage(FILE *out)
 	      "\nOutput:\n"
 	      " -J, --json                      print the models as JSON\n"
 	      " -h, --help                      display this help\n"
+	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status: 0 modelled, 4 operational error, 16 usage error.\n"
 	      "\nFor more details see blkalign(8) and docs/model.md.\n",
@@ -463,6 +464,7 @@ static const struct option longopts[] = {
 	{"raid-disks", required_argument, NULL, OPT_RAID_DISKS},
 	{"chunk", required_argument, NULL, OPT_CHUNK},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 

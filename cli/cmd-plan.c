@@ -47,6 +47,7 @@ static void usage(FILE *out)
 	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
 	      "     --page-size <n>             page size for the size rule\n"
 	      " -h, --help                      display this help\n"
+	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status (a bitmask):\n"
 	      "  0  nothing needs to move (optional moves aside)\n"
@@ -179,6 +180,7 @@ static const struct option longopts[] = {
 	{"from", required_argument, NULL, OPT_FROM},
 	CLI_TOPO_LONGOPTS,
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 

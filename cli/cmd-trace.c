@@ -51,6 +51,7 @@ static void usage(FILE *out)
 	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n"
 	      " -J, --json                      print the summary as JSON\n"
 	      " -h, --help                      display this help\n"
+	      " -V, --version                   display the version\n"
 	      "\nExit status: 0 traced, 4 tracing failed or the command failed,\n"
 	      "16 usage error, 128 + N when stopped by signal N.\n"
 	      "\nFor more details see blkalign(8).\n",
@@ -314,6 +315,7 @@ static const struct option longopts[] = {
 	{"buffer-size", required_argument, NULL, OPT_BUFFER},
 	{"json", no_argument, NULL, 'J'},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 

@@ -5,7 +5,7 @@
  * table's letters); the loop prints its usage for -h/--help, says the
  * same "Try 'blkalign <command> --help'" after an unknown option or a
  * missing argument for every command, and hands every other option to
- * the command.
+ * the command; -V/--version prints the version, after any command.
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -75,6 +75,11 @@ int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
 	       -1) {
 		if (c == 'h') {
 			cmd->usage(stdout);
+			return CLI_DONE;
+		}
+		/* every command's -V is --version, as before the command */
+		if (c == 'V') {
+			printf(PROGRAM " %s\n", blkalign_version());
 			return CLI_DONE;
 		}
 		if (c == '?') {
