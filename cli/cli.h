@@ -91,6 +91,16 @@ struct cli_topo {
 	uint32_t page;
 };
 
+/* The --help lines of the image topology options (cli_topo_opt), the
+ * same for every command that audits a target. */
+#define CLI_TOPO_HELP                                                                                         \
+	" -b, --logical-sector-size <n>   image: logical sector size (default: the image's, else 512)\n"      \
+	"     --physical-sector-size <n>  image: physical sector size (default: the image's, else logical)\n" \
+	"     --min-io <n>                image: minimum I/O size (default: physical)\n"                      \
+	"     --opt-io <n>                image: optimal I/O size (default 0)\n"                              \
+	"     --alignment-offset <n>      image: alignment offset (default 0)\n"                              \
+	"     --page-size <n>             page size for the soft block size rule\n"
+
 int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);

@@ -51,12 +51,7 @@ static void usage(FILE *out)
 	      "                                 a bar when stderr is a terminal and\n"
 	      "                                 stdout is not)\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
-	      " -b, --logical-sector-size <n>   image: logical sector size (default: the image's, else 512)\n"
-	      "     --physical-sector-size <n>  image: physical sector size (default: the image's, else logical)\n"
-	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
-	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
-	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
-	      "     --page-size <n>             page size for the soft block size rule\n"
+		      CLI_TOPO_HELP
 	      "     --color[=<when>]            colorize: auto, always or never\n"
 	      "     --list-codes                list every finding code and exit\n"
 	      " -h, --help                      display this help\n"

@@ -40,12 +40,7 @@ static void usage(FILE *out)
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
 	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n" CLI_SOURCE_HELP
-	      " -b, --logical-sector-size <n>   image: logical sector size (default 512)\n"
-	      "     --physical-sector-size <n>  image: physical sector size (default: logical)\n"
-	      "     --min-io <n>                image: minimum I/O size (default: physical)\n"
-	      "     --opt-io <n>                image: optimal I/O size (default 0)\n"
-	      "     --alignment-offset <n>      image: alignment offset (default 0)\n"
-	      "     --page-size <n>             page size for the size rule\n"
+		      CLI_TOPO_HELP
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
