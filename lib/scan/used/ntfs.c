@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ntfs.c - the clusters an NTFS uses, read through libntfs-3g (ntfs-3g's
+ * own library, what ntfsclone and ntfsresize use): its $Bitmap, one bit
+ * per cluster (bit i of byte j: cluster 8j + i), walked run by run.
+ * Every allocated cluster is in it: $Boot, $MFT and its mirror,
+ * $LogFile, the bitmap itself, directories and file data.  Past the
+ * last cluster the volume keeps its backup boot sector (mkntfs and
+ * Windows: at "total sectors" x bytes per sector, the partition's last
+ * sector; ntfs-3g reads it in the last sector of the device): all the
+ * bytes from the end of the last cluster to the end of the region are
+ * counted used, a sector or a few when the partition is the volume's.
+ *
+ * libntfs-3g reads through a struct ntfs_device of ours over struct
+ * ba_io (a file, a device or an NBD export alike), mounted read-only:
+ * its write operations fail with EROFS, and nothing is replayed or
+ * reset (no NTFS_MNT_RECOVER).
+ *
+ * Trusted only when clean: the volume's dirty flag ($Volume's
+ * $VOLUME_INFORMATION, VOLUME_IS_DIRTY: set by Windows until chkdsk ran,
+ * and by ntfsfix), Windows hibernated or fast-started (hiberfil.sys
+ * with a "hibr" header, a $LogFile restart page of version 2.0) and a
+ * $LogFile that is not clean are refused (-EUCLEAN), as ntfs-3g refuses
+ * to mount such a volume read-write; a read-only mount does not check,
+ * so this reader does it, with libntfs-3g's own checks.  Refused as
+ * contradicting itself (-EBADMSG): a volume larger than its region, a
+ * $Bitmap shorter than the cluster count or marking a cluster used past
+ * it (mkntfs sets the padding bits of the bitmap's last 8-byte word: in
+ * that word they are ignored), $Boot, $MFT or $MFTMirr marked free, and
+ * what libntfs-3g finds corrupt while mounting.  What libntfs-3g says
+ * it does not support: -ENOTSUP (copied whole).
+ *
+ * libntfs-3g logs through one global handler (null unless built with
+ * DEBUG): it is set to the null handler once per process, so that
+ * nothing is printed, whatever a libntfs-3g build does by default.
+ * Apart from that it keeps no global state a volume shares: a map is
+ * read by one mount of its own, unmounted before the reader returns.
+ *
+ * Layout: ntfs-3g include/ntfs-3g/layout.h (NTFS_BOOT_SECTOR,
+ * VOLUME_INFORMATION), volume.c (ntfs_device_mount, what its
+ * read-write mount checks), mkntfs.c (the bitmap's padding, the backup
+ * boot sector).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ntfs-3g/types.h>
+#include <ntfs-3g/attrib.h>
+#include <ntfs-3g/bootsect.h>
+#include <ntfs-3g/device.h>
+#include <ntfs-3g/inode.h>
+#include <ntfs-3g/logfile.h>
+#include <ntfs-3g/logging.h>
+#include <ntfs-3g/volume.h>
+
+#include "used/used.h"
+
+#define BOOT_SIZE 512
+#define CHUNK	  (1024 * 1024) /* bytes of $Bitmap read at once */
+
+/* What the ntfs_device reads: the region [off, off + size) of io. */
+struct ntfs_src {
+	struct ba_io *io;
+	uint64_t off, size;
+	uint64_t pos;	  /* read/seek's position */
+	int err;	  /* the first read error, -errno */
+	uint64_t err_at;  /* its byte */
+	bool past;	  /* a read went past the region's end */
+	uint64_t past_at; /* the first such byte */
+};
+
+/* ---- the ntfs_device: struct ba_io, read-only ---- */
+
+static int dev_open(struct ntfs_device *dev, int flags)
+{
+	struct ntfs_src *s = dev->d_private;
+
+	if ((flags & O_ACCMODE) != O_RDONLY) {
+		errno = EROFS;
+		return -1;
+	}
+	if (NDevOpen(dev)) {
+		errno = EBUSY;
+		return -1;
+	}
+	s->pos = 0;
+	NDevSetReadOnly(dev);
+	NDevSetOpen(dev);
+	return 0;
+}
+
+static int dev_close(struct ntfs_device *dev)
+{
+	if (!NDevOpen(dev)) {
+		errno = EBADF;
+		return -1;
+	}
+	NDevClearOpen(dev);
+	return 0;
+}
+
+static s64 dev_seek(struct ntfs_device *dev, s64 offset, int whence)
+{
+	struct ntfs_src *s = dev->d_private;
+	s64 base;
+
+	switch (whence) {
+	case SEEK_SET:
+		base = 0;
+		break;
+	case SEEK_CUR:
+		base = (s64)s->pos;
+		break;
+	case SEEK_END:
+		base = (s64)s->size;
+		break;
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+	if ((offset < 0 && base + offset < 0) ||
+	    (offset > 0 && offset > INT64_MAX - base)) {
+		errno = EINVAL;
+		return -1;
+	}
+	s->pos = (uint64_t)(base + offset);
+	return base + offset;
+}
+
+/* As pread(2) on a file of s->size bytes: short at its end. */
+static s64 dev_pread(struct ntfs_device *dev, void *buf, s64 count, s64 offset)
+{
+	struct ntfs_src *s = dev->d_private;
+	uint64_t at = (uint64_t)offset, n, done = 0;
+	uint8_t *p = buf;
+
+	if (count < 0 || offset < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = at < s->size ? s->size - at : 0;
+	if (n > (uint64_t)count)
+		n = (uint64_t)count;
+	if (n < (uint64_t)count && !s->past) {
+		s->past = true;
+		s->past_at = at + n;
+	}
+	while (done < n) {
+		size_t k = n - done > BA_IO_MAX_READ ? BA_IO_MAX_READ
+						     : (size_t)(n - done);
+		int rc = ba_io_read_region(s->io, s->off, s->size, at + done, k,
+					   p + done);
+
+		if (rc) {
+			if (!s->err) {
+				s->err = rc < 0 ? rc : -EIO;
+				s->err_at = at + done;
+			}
+			errno = rc < 0 ? -rc : EIO;
+			return -1;
+		}
+		done += k;
+	}
+	return (s64)n;
+}
+
+static s64 dev_read(struct ntfs_device *dev, void *buf, s64 count)
+{
+	struct ntfs_src *s = dev->d_private;
+	s64 n = dev_pread(dev, buf, count, (s64)s->pos);
+
+	if (n > 0)
+		s->pos += (uint64_t)n;
+	return n;
+}
+
+static s64 dev_write(struct ntfs_device *dev, const void *buf, s64 count)
+{
+	(void)dev, (void)buf, (void)count;
+	errno = EROFS;
+	return -1;
+}
+
+static s64 dev_pwrite(struct ntfs_device *dev, const void *buf, s64 count,
+		      s64 offset)
+{
+	(void)dev, (void)buf, (void)count, (void)offset;
+	errno = EROFS;
+	return -1;
+}
+
+static int dev_sync(struct ntfs_device *dev)
+{
+	(void)dev;
+	return 0;
+}
+
+static int dev_stat(struct ntfs_device *dev, struct stat *st)
+{
+	struct ntfs_src *s = dev->d_private;
+
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | 0444;
+	st->st_size = (off_t)s->size;
+	st->st_blksize = BOOT_SIZE;
+	return 0;
+}
+
+static int dev_ioctl(struct ntfs_device *dev, unsigned long request, void *argp)
+{
+	(void)dev, (void)request, (void)argp;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* Not const: ntfs_device_alloc takes it so; nothing writes it. */
+static struct ntfs_device_operations dev_ops = {
+	.open = dev_open,
+	.close = dev_close,
+	.seek = dev_seek,
+	.read = dev_read,
+	.write = dev_write,
+	.pread = dev_pread,
+	.pwrite = dev_pwrite,
+	.sync = dev_sync,
+	.stat = dev_stat,
+	.ioctl = dev_ioctl,
+};
+
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+
+static void quiet(void)
+{
+	ntfs_log_set_handler(ntfs_log_handler_null);
+	ntfs_log_clear_levels(UINT32_MAX);
+}
+
+/* ---- the map ---- */
+
+/* -errno for what libntfs-3g failed at (@err its errno), @why saying
+ * what: the device's own read error or read past the end first. */
+static int ntfs_error(const struct ntfs_src *s, int err, const char *what,
+		      char *why, size_t len)
+{
+	if (s->err) {
+		snprintf(why, len, "%s: reading byte %" PRIu64 ": %s", what,
+			 s->err_at, strerror(-s->err));
+		return s->err;
+	}
+	if (s->past) {
+		snprintf(why, len,
+			 "%s: its structures point past its end (byte %" PRIu64
+			 ")",
+			 what, s->past_at);
+		return -EBADMSG;
+	}
+	switch (err) {
+	case ENOMEM:
+		return -ENOMEM;
+	case EOPNOTSUPP:
+		snprintf(why, len, "libntfs-3g cannot read it (%s): %s", what,
+			 strerror(err));
+		return -ENOTSUP; /* copied whole */
+	default:
+		snprintf(why, len,
+			 "%s: %s: run chkdsk /f on it in Windows, then "
+			 "ntfsfix -d",
+			 what, strerror(err ? err : EIO));
+		return -EBADMSG;
+	}
+}
+
+/*
+ * Before libntfs-3g allocates anything by what the boot sector says: a
+ * boot sector ntfs-3g takes for NTFS, and a volume inside the region.
+ */
+static int precheck(struct ba_io *io, uint64_t off, uint64_t size, char *why,
+		    size_t len)
+{
+	uint8_t b[BOOT_SIZE];
+	NTFS_BOOT_SECTOR *bs = (NTFS_BOOT_SECTOR *)b;
+	uint64_t sectors;
+	uint32_t bps;
+	int rc;
+
+	_Static_assert(sizeof(NTFS_BOOT_SECTOR) == BOOT_SIZE,
+		       "NTFS boot sector is 512 bytes");
+	rc = ba_io_read_region(io, off, size, 0, sizeof(b), b);
+	if (rc) {
+		snprintf(why, len, "no room for an NTFS boot sector");
+		return rc < 0 ? rc : -EINVAL;
+	}
+	if (!ntfs_boot_sector_is_ntfs(bs)) {
+		snprintf(why, len,
+			 "no NTFS boot sector (as ntfs-3g checks it)");
+		return -EINVAL;
+	}
+	bps = le16_to_cpu(bs->bpb.bytes_per_sector);
+	sectors = (uint64_t)sle64_to_cpu(bs->number_of_sectors);
+	if (!bps || sectors > size / bps) {
+		snprintf(why, len,
+			 "its boot sector says %" PRIu64 " sectors of %u "
+			 "bytes, more than its %" PRIu64 " bytes hold",
+			 sectors, bps, size);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Refused (-EUCLEAN) when not clean, as a read-write mount refuses. */
+static int check_clean(const struct ntfs_src *s, ntfs_volume *vol, char *why,
+		       size_t len)
+{
+	RESTART_PAGE_HEADER *rp = NULL;
+	ntfs_attr *na = NULL;
+	ntfs_inode *ni;
+	int rc = 0;
+
+	if (vol->flags & VOLUME_IS_DIRTY) {
+		snprintf(why, len,
+			 "it is marked dirty (a check is due): run Windows' "
+			 "chkdsk /f on it, then ntfsfix -d");
+		return -EUCLEAN;
+	}
+	errno = 0;
+	if (ntfs_volume_check_hiberfile(vol, 0) < 0) {
+		if (errno == EPERM) {
+			snprintf(why, len,
+				 "Windows is hibernated or fast-started on "
+				 "it (hiberfil.sys): shut it down fully");
+			return -EUCLEAN;
+		}
+		return ntfs_error(s, errno, "looking for hiberfil.sys", why,
+				  len);
+	}
+	ni = ntfs_inode_open(vol, FILE_LogFile);
+	if (ni)
+		na = ntfs_attr_open(ni, AT_DATA, AT_UNNAMED, 0);
+	if (!na) {
+		rc = ntfs_error(s, errno, "opening its $LogFile", why, len);
+		goto out;
+	}
+	if (!ntfs_check_logfile(na, &rp) || !ntfs_is_logfile_clean(na, rp)) {
+		if (s->err)
+			rc = ntfs_error(s, EIO, "reading its $LogFile", why,
+					len);
+		else if (rp && rp->major_ver == const_cpu_to_sle16(2) &&
+			 rp->minor_ver == const_cpu_to_sle16(0))
+			snprintf(why, len,
+				 "Windows is hibernated or fast-started on "
+				 "it ($LogFile 2.0): shut it down fully");
+		else
+			snprintf(why, len,
+				 "its $LogFile is not clean (Windows did not "
+				 "unmount it): let Windows mount and shut "
+				 "down, or run its chkdsk /f");
+		if (!rc)
+			rc = -EUCLEAN;
+	}
+out:
+	free(rp);
+	if (na)
+		ntfs_attr_close(na);
+	if (ni)
+		ntfs_inode_close(ni);
+	return rc;
+}
+
+struct walk {
+	struct ba_used_map *m;
+	uint64_t cs;	/* cluster size */
+	uint64_t nbits; /* clusters */
+	bool open;	/* a run of used clusters is open */
+	uint64_t start; /* its first cluster */
+};
+
+static int run_end(struct walk *w, uint64_t end)
+{
+	w->open = false;
+	return ba_used_add(w->m, w->start * w->cs, (end - w->start) * w->cs);
+}
+
+/* The bits of one 64-bit word of $Bitmap, clusters @base..@base + 63
+ * (only those below w->nbits). */
+static int word(struct walk *w, uint64_t base, uint64_t bits)
+{
+	unsigned int b = 0, k;
+	uint64_t rest;
+	int rc;
+
+	if (base + 64 > w->nbits)
+		bits &= (1ULL << (w->nbits - base)) - 1; /* the padding */
+	while (b < 64) {
+		rest = bits >> b;
+		if (w->open) {
+			rest = ~rest & (~0ULL >> b); /* free ones of b..63 */
+			if (!rest)
+				return 0; /* the run goes on */
+			k = (unsigned int)__builtin_ctzll(rest);
+			rc = run_end(w, base + b + k);
+			if (rc)
+				return rc;
+		} else {
+			if (!rest)
+				return 0;
+			k = (unsigned int)__builtin_ctzll(rest);
+			w->open = true;
+			w->start = base + b + k;
+		}
+		b += k;
+	}
+	return 0;
+}
+
+/* Whether cluster @lcn is in @m, the runs so far (sorted, disjoint). */
+static bool is_used(const struct walk *w, uint64_t lcn)
+{
+	return ba_used_in(w->m, lcn * w->cs, w->cs) == w->cs;
+}
+
+/*
+ * Add $Bitmap's runs of used clusters: read @CHUNK bytes at a time,
+ * looked at a 64-bit word at a time (runs of free or used clusters
+ * skipped a word at once).
+ */
+static int walk(const struct ntfs_src *s, ntfs_volume *vol,
+		struct ba_used_map *m, char *why, size_t len)
+{
+	struct walk w = {.m = m,
+			 .cs = vol->cluster_size,
+			 .nbits = (uint64_t)vol->nr_clusters};
+	ntfs_attr *na = vol->lcnbmp_na;
+	uint64_t need = (w.nbits + 7) / 8, size, pos, n, i, bits;
+	uint8_t *buf;
+	int rc = 0;
+
+	if (na->data_size < 0 || (uint64_t)na->data_size < need) {
+		snprintf(why, len,
+			 "its $Bitmap has %lld bytes, its %" PRIu64
+			 " clusters need %" PRIu64 ": run chkdsk /f on it",
+			 (long long)na->data_size, w.nbits, need);
+		return -EBADMSG;
+	}
+	size = (uint64_t)na->data_size;
+	buf = malloc(CHUNK + 8);
+	if (!buf)
+		return -ENOMEM;
+	for (pos = 0; !rc && pos < size; pos += n) {
+		n = size - pos > CHUNK ? CHUNK : size - pos;
+		if (ntfs_attr_pread(na, (s64)pos, (s64)n, buf) != (s64)n) {
+			rc = ntfs_error(s, errno ? errno : EIO,
+					"reading its $Bitmap", why, len);
+			break;
+		}
+		memset(buf + n, 0, 8); /* a last partial word */
+		for (i = 0; !rc && i < n; i += 8) {
+			uint64_t base = (pos + i) * 8;
+
+			memcpy(&bits, buf + i, sizeof(bits));
+			bits = le64toh(bits);
+			if (base < w.nbits) {
+				rc = word(&w, base, bits);
+			} else if (bits) {
+				snprintf(why, len,
+					 "its $Bitmap marks cluster %" PRIu64
+					 " used, past its %" PRIu64
+					 " clusters: run chkdsk /f on it",
+					 base + (uint64_t)__builtin_ctzll(bits),
+					 w.nbits);
+				rc = -EBADMSG;
+			}
+		}
+	}
+	free(buf);
+	if (!rc && w.open)
+		rc = run_end(&w, w.nbits);
+	if (rc == -E2BIG)
+		snprintf(why, len, "its free space is in more than %u pieces",
+			 BA_USED_MAX_EXTENTS);
+	if (rc)
+		return rc;
+	if (!is_used(&w, 0) || !is_used(&w, (uint64_t)vol->mft_lcn) ||
+	    !is_used(&w, (uint64_t)vol->mftmirr_lcn)) {
+		snprintf(why, len,
+			 "its $Bitmap marks $Boot, $MFT (cluster %lld) or "
+			 "$MFTMirr (cluster %lld) free: run chkdsk /f on it",
+			 (long long)vol->mft_lcn, (long long)vol->mftmirr_lcn);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int ba_used_ntfs(struct ba_io *io, uint64_t off, uint64_t size,
+		 struct ba_used_map *m, char *why, size_t len)
+{
+	struct ntfs_src src = {.io = io, .off = off, .size = size};
+	struct ntfs_device *dev;
+	ntfs_volume *vol = NULL;
+	uint64_t end;
+	int rc;
+
+	pthread_once(&quiet_once, quiet);
+	rc = precheck(io, off, size, why, len);
+	if (rc)
+		return rc;
+	dev = ntfs_device_alloc("blkalign", 0, &dev_ops, &src);
+	if (!dev)
+		return -ENOMEM;
+	errno = 0;
+	vol = ntfs_device_mount(dev, NTFS_MNT_RDONLY);
+	if (!vol) {
+		rc = ntfs_error(&src, errno, "mounting it with libntfs-3g", why,
+				len);
+		goto out;
+	}
+	rc = check_clean(&src, vol, why, len);
+	if (rc)
+		goto out;
+	end = (uint64_t)vol->nr_clusters * vol->cluster_size;
+	if (vol->nr_clusters <= 0 || end > size) {
+		snprintf(why, len,
+			 "its %lld clusters of %u bytes are more than its "
+			 "%" PRIu64 " bytes",
+			 (long long)vol->nr_clusters, vol->cluster_size, size);
+		rc = -EBADMSG;
+		goto out;
+	}
+	m->unit = vol->cluster_size;
+	rc = walk(&src, vol, m, why, len);
+	/* the boot sector, and the backup boot sector past the clusters */
+	if (!rc)
+		rc = ba_used_add(m, 0, vol->cluster_size);
+	if (!rc)
+		rc = ba_used_add(m, end, size - end);
+out:
+	if (vol) {
+		ntfs_umount(vol, FALSE); /* frees dev */
+	} else {
+		if (NDevOpen(dev))
+			dev_close(dev);
+		ntfs_device_free(dev);
+	}
+	return rc;
+}
