@@ -28,7 +28,9 @@
  * it (mkntfs sets the padding bits of the bitmap's last 8-byte word: in
  * that word they are ignored), $Boot, $MFT or $MFTMirr marked free, and
  * what libntfs-3g finds corrupt while mounting.  What libntfs-3g says
- * it does not support: -ENOTSUP (copied whole).
+ * it does not support, and a $Bitmap longer than its clusters' 8-byte
+ * words in whole clusters (what mkntfs allocates; a sparse one could
+ * claim any length): -ENOTSUP (copied whole).
  *
  * libntfs-3g logs through one global handler (null unless built with
  * DEBUG): it is set to the null handler once per process, so that
@@ -437,7 +439,7 @@ static int walk(const struct ntfs_src *s, ntfs_volume *vol,
 			 .cs = vol->cluster_size,
 			 .nbits = (uint64_t)vol->nr_clusters};
 	ntfs_attr *na = vol->lcnbmp_na;
-	uint64_t need = (w.nbits + 7) / 8, size, pos, n, i, bits;
+	uint64_t need = (w.nbits + 7) / 8, size, pos, n, i, bits, most;
 	uint8_t *buf;
 	int rc = 0;
 
@@ -448,7 +450,17 @@ static int walk(const struct ntfs_src *s, ntfs_volume *vol,
 			 (long long)na->data_size, w.nbits, need);
 		return -EBADMSG;
 	}
+	/* mkntfs's: 8-byte words, in whole clusters; a longer one (a
+	 * sparse claim of any length) is not walked: copied whole */
+	most = ((need + 7) / 8 * 8 + w.cs - 1) / w.cs * w.cs;
 	size = (uint64_t)na->data_size;
+	if (size > most) {
+		snprintf(why, len,
+			 "its $Bitmap has %" PRIu64 " bytes for %" PRIu64
+			 " clusters, more than the %" PRIu64 " it would take",
+			 size, w.nbits, most);
+		return -ENOTSUP;
+	}
 	buf = malloc(CHUNK + 8);
 	if (!buf)
 		return -ENOMEM;
