@@ -64,8 +64,9 @@
 
 #include "used/used.h"
 
-#define BOOT_SIZE 512
-#define CHUNK	  (1024 * 1024) /* bytes of $Bitmap read at once */
+#define BOOT_SIZE   512
+#define CHUNK	    (1024 * 1024) /* bytes of $Bitmap read at once */
+#define ATTRDEF_MAX 0xffffff	  /* ntfs_device_mount's limit */
 
 /* What the ntfs_device reads: the region [off, off + size) of io. */
 struct ntfs_src {
@@ -509,29 +510,103 @@ static int walk(const struct ntfs_src *s, ntfs_volume *vol,
 	return 0;
 }
 
+/* The volume over @s through a device of ours: mounted (@full) or only
+ * started up ($MFT and $MFTMirr loaded); ntfs_umount frees both.  NULL
+ * with errno, nothing left allocated. */
+static ntfs_volume *open_vol(struct ntfs_src *s, bool full)
+{
+	struct ntfs_device *dev;
+	ntfs_volume *vol;
+	int err;
+
+	dev = ntfs_device_alloc("blkalign", 0, &dev_ops, s);
+	if (!dev) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	errno = 0;
+	vol = full ? ntfs_device_mount(dev, NTFS_MNT_RDONLY)
+		   : ntfs_volume_startup(dev, NTFS_MNT_RDONLY);
+	if (!vol) {
+		err = errno;
+		if (NDevOpen(dev))
+			dev_close(dev);
+		ntfs_device_free(dev);
+		errno = err;
+	}
+	return vol;
+}
+
+/*
+ * ntfs_device_mount leaks $AttrDef's inode and attribute when it fails
+ * on them (libntfs-3g's volume.c: no attribute, longer than 2^24 bytes,
+ * a short read): what it reads of $AttrDef is read first on a volume
+ * only started up, so that a mount that would fail there never runs.
+ * 0, or -errno with @why.
+ */
+static int check_attrdef(struct ntfs_src *s, char *why, size_t len)
+{
+	ntfs_volume *vol = open_vol(s, false);
+	ntfs_attr *na = NULL;
+	ntfs_inode *ni;
+	void *buf = NULL;
+	int rc = 0;
+
+	if (!vol)
+		return ntfs_error(s, errno, "mounting it with libntfs-3g", why,
+				  len);
+	errno = 0;
+	ni = ntfs_inode_open(vol, FILE_AttrDef);
+	if (ni)
+		na = ntfs_attr_open(ni, AT_DATA, AT_UNNAMED, 0);
+	if (!na) {
+		rc = ntfs_error(s, errno, "opening its $AttrDef", why, len);
+		goto out;
+	}
+	if (na->data_size < 0 || na->data_size > ATTRDEF_MAX) {
+		snprintf(why, len,
+			 "its $AttrDef has %lld bytes, more than %d: run "
+			 "chkdsk /f on it",
+			 (long long)na->data_size, ATTRDEF_MAX);
+		rc = -EBADMSG;
+		goto out;
+	}
+	buf = malloc(na->data_size ? (size_t)na->data_size : 1);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	errno = 0;
+	if (ntfs_attr_pread(na, 0, na->data_size, buf) != na->data_size)
+		rc = ntfs_error(s, errno, "reading its $AttrDef", why, len);
+out:
+	free(buf);
+	if (na)
+		ntfs_attr_close(na);
+	if (ni)
+		ntfs_inode_close(ni);
+	ntfs_umount(vol, FALSE);
+	return rc;
+}
+
 int ba_used_ntfs(struct ba_io *io, uint64_t off, uint64_t size,
 		 struct ba_used_map *m, char *why, size_t len)
 {
 	struct ntfs_src src = {.io = io, .off = off, .size = size};
-	struct ntfs_device *dev;
-	ntfs_volume *vol = NULL;
+	ntfs_volume *vol;
 	uint64_t end;
 	int rc;
 
 	pthread_once(&quiet_once, quiet);
 	rc = precheck(io, off, size, why, len);
+	if (!rc)
+		rc = check_attrdef(&src, why, len);
 	if (rc)
 		return rc;
-	dev = ntfs_device_alloc("blkalign", 0, &dev_ops, &src);
-	if (!dev)
-		return -ENOMEM;
-	errno = 0;
-	vol = ntfs_device_mount(dev, NTFS_MNT_RDONLY);
-	if (!vol) {
-		rc = ntfs_error(&src, errno, "mounting it with libntfs-3g", why,
-				len);
-		goto out;
-	}
+	vol = open_vol(&src, true);
+	if (!vol)
+		return ntfs_error(&src, errno, "mounting it with libntfs-3g",
+				  why, len);
 	rc = check_clean(&src, vol, why, len);
 	if (rc)
 		goto out;
@@ -552,12 +627,6 @@ int ba_used_ntfs(struct ba_io *io, uint64_t off, uint64_t size,
 	if (!rc)
 		rc = ba_used_add(m, end, size - end);
 out:
-	if (vol) {
-		ntfs_umount(vol, FALSE); /* frees dev */
-	} else {
-		if (NDevOpen(dev))
-			dev_close(dev);
-		ntfs_device_free(dev);
-	}
+	ntfs_umount(vol, FALSE); /* and its device */
 	return rc;
 }
