@@ -12,9 +12,10 @@
  * counted used, a sector or a few when the partition is the volume's.
  *
  * libntfs-3g reads through a struct ntfs_device of ours over struct
- * ba_io (a file, a device or an NBD export alike), mounted read-only:
- * its write operations fail with EROFS, and nothing is replayed or
- * reset (no NTFS_MNT_RECOVER).
+ * ba_io (ntfs-dev.c), mounted read-only: its writes fail with EROFS,
+ * nothing is replayed or reset (no NTFS_MNT_RECOVER), nothing printed.
+ * A map is read by mounts of its own, unmounted before the reader
+ * returns: nothing is kept open.
  *
  * Trusted only when clean: the volume's dirty flag ($Volume's
  * $VOLUME_INFORMATION, VOLUME_IS_DIRTY: set by Windows until chkdsk ran,
@@ -32,12 +33,6 @@
  * words in whole clusters (what mkntfs allocates; a sparse one could
  * claim any length): -ENOTSUP (copied whole).
  *
- * libntfs-3g logs through one global handler (null unless built with
- * DEBUG): it is set to the null handler once per process, so that
- * nothing is printed, whatever a libntfs-3g build does by default.
- * Apart from that it keeps no global state a volume shares: a map is
- * read by one mount of its own, unmounted before the reader returns.
- *
  * Layout: ntfs-3g include/ntfs-3g/layout.h (NTFS_BOOT_SECTOR,
  * VOLUME_INFORMATION), volume.c (ntfs_device_mount, what its
  * read-write mount checks), mkntfs.c (the bitmap's padding, the backup
@@ -45,240 +40,24 @@
  */
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/stat.h> /* before ntfstime.h, or it declares timespec */
 
 #include <ntfs-3g/types.h>
 #include <ntfs-3g/attrib.h>
 #include <ntfs-3g/bootsect.h>
-#include <ntfs-3g/device.h>
 #include <ntfs-3g/inode.h>
 #include <ntfs-3g/logfile.h>
-#include <ntfs-3g/logging.h>
 #include <ntfs-3g/volume.h>
 
-#include "used/used.h"
+#include "used/ntfs-dev.h"
 
 #define BOOT_SIZE   512
 #define CHUNK	    (1024 * 1024) /* bytes of $Bitmap read at once */
 #define ATTRDEF_MAX 0xffffff	  /* ntfs_device_mount's limit */
-
-/* What the ntfs_device reads: the region [off, off + size) of io. */
-struct ntfs_src {
-	struct ba_io *io;
-	uint64_t off, size;
-	uint64_t pos;	  /* read/seek's position */
-	int err;	  /* the first read error, -errno */
-	uint64_t err_at;  /* its byte */
-	bool past;	  /* a read went past the region's end */
-	uint64_t past_at; /* the first such byte */
-};
-
-/* ---- the ntfs_device: struct ba_io, read-only ---- */
-
-static int dev_open(struct ntfs_device *dev, int flags)
-{
-	struct ntfs_src *s = dev->d_private;
-
-	if ((flags & O_ACCMODE) != O_RDONLY) {
-		errno = EROFS;
-		return -1;
-	}
-	if (NDevOpen(dev)) {
-		errno = EBUSY;
-		return -1;
-	}
-	s->pos = 0;
-	NDevSetReadOnly(dev);
-	NDevSetOpen(dev);
-	return 0;
-}
-
-static int dev_close(struct ntfs_device *dev)
-{
-	if (!NDevOpen(dev)) {
-		errno = EBADF;
-		return -1;
-	}
-	NDevClearOpen(dev);
-	return 0;
-}
-
-static s64 dev_seek(struct ntfs_device *dev, s64 offset, int whence)
-{
-	struct ntfs_src *s = dev->d_private;
-	s64 base;
-
-	switch (whence) {
-	case SEEK_SET:
-		base = 0;
-		break;
-	case SEEK_CUR:
-		base = (s64)s->pos;
-		break;
-	case SEEK_END:
-		base = (s64)s->size;
-		break;
-	default:
-		errno = EINVAL;
-		return -1;
-	}
-	if ((offset < 0 && base + offset < 0) ||
-	    (offset > 0 && offset > INT64_MAX - base)) {
-		errno = EINVAL;
-		return -1;
-	}
-	s->pos = (uint64_t)(base + offset);
-	return base + offset;
-}
-
-/* As pread(2) on a file of s->size bytes: short at its end. */
-static s64 dev_pread(struct ntfs_device *dev, void *buf, s64 count, s64 offset)
-{
-	struct ntfs_src *s = dev->d_private;
-	uint64_t at = (uint64_t)offset, n, done = 0;
-	uint8_t *p = buf;
-
-	if (count < 0 || offset < 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	n = at < s->size ? s->size - at : 0;
-	if (n > (uint64_t)count)
-		n = (uint64_t)count;
-	if (n < (uint64_t)count && !s->past) {
-		s->past = true;
-		s->past_at = at + n;
-	}
-	while (done < n) {
-		size_t k = n - done > BA_IO_MAX_READ ? BA_IO_MAX_READ
-						     : (size_t)(n - done);
-		int rc = ba_io_read_region(s->io, s->off, s->size, at + done, k,
-					   p + done);
-
-		if (rc) {
-			if (!s->err) {
-				s->err = rc < 0 ? rc : -EIO;
-				s->err_at = at + done;
-			}
-			errno = rc < 0 ? -rc : EIO;
-			return -1;
-		}
-		done += k;
-	}
-	return (s64)n;
-}
-
-static s64 dev_read(struct ntfs_device *dev, void *buf, s64 count)
-{
-	struct ntfs_src *s = dev->d_private;
-	s64 n = dev_pread(dev, buf, count, (s64)s->pos);
-
-	if (n > 0)
-		s->pos += (uint64_t)n;
-	return n;
-}
-
-static s64 dev_write(struct ntfs_device *dev, const void *buf, s64 count)
-{
-	(void)dev, (void)buf, (void)count;
-	errno = EROFS;
-	return -1;
-}
-
-static s64 dev_pwrite(struct ntfs_device *dev, const void *buf, s64 count,
-		      s64 offset)
-{
-	(void)dev, (void)buf, (void)count, (void)offset;
-	errno = EROFS;
-	return -1;
-}
-
-static int dev_sync(struct ntfs_device *dev)
-{
-	(void)dev;
-	return 0;
-}
-
-static int dev_stat(struct ntfs_device *dev, struct stat *st)
-{
-	struct ntfs_src *s = dev->d_private;
-
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFREG | 0444;
-	st->st_size = (off_t)s->size;
-	st->st_blksize = BOOT_SIZE;
-	return 0;
-}
-
-static int dev_ioctl(struct ntfs_device *dev, unsigned long request, void *argp)
-{
-	(void)dev, (void)request, (void)argp;
-	errno = ENOTTY;
-	return -1;
-}
-
-/* Not const: ntfs_device_alloc takes it so; nothing writes it. */
-static struct ntfs_device_operations dev_ops = {
-	.open = dev_open,
-	.close = dev_close,
-	.seek = dev_seek,
-	.read = dev_read,
-	.write = dev_write,
-	.pread = dev_pread,
-	.pwrite = dev_pwrite,
-	.sync = dev_sync,
-	.stat = dev_stat,
-	.ioctl = dev_ioctl,
-};
-
-static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
-
-static void quiet(void)
-{
-	ntfs_log_set_handler(ntfs_log_handler_null);
-	ntfs_log_clear_levels(UINT32_MAX);
-}
-
-/* ---- the map ---- */
-
-/* -errno for what libntfs-3g failed at (@err its errno), @why saying
- * what: the device's own read error or read past the end first. */
-static int ntfs_error(const struct ntfs_src *s, int err, const char *what,
-		      char *why, size_t len)
-{
-	if (s->err) {
-		snprintf(why, len, "%s: reading byte %" PRIu64 ": %s", what,
-			 s->err_at, strerror(-s->err));
-		return s->err;
-	}
-	if (s->past) {
-		snprintf(why, len,
-			 "%s: its structures point past its end (byte %" PRIu64
-			 ")",
-			 what, s->past_at);
-		return -EBADMSG;
-	}
-	switch (err) {
-	case ENOMEM:
-		return -ENOMEM;
-	case EOPNOTSUPP:
-		snprintf(why, len, "libntfs-3g cannot read it (%s): %s", what,
-			 strerror(err));
-		return -ENOTSUP; /* copied whole */
-	default:
-		snprintf(why, len,
-			 "%s: %s: run chkdsk /f on it in Windows, then "
-			 "ntfsfix -d",
-			 what, strerror(err ? err : EIO));
-		return -EBADMSG;
-	}
-}
 
 /*
  * Before libntfs-3g allocates anything by what the boot sector says: a
@@ -340,20 +119,20 @@ static int check_clean(const struct ntfs_src *s, ntfs_volume *vol, char *why,
 				 "it (hiberfil.sys): shut it down fully");
 			return -EUCLEAN;
 		}
-		return ntfs_error(s, errno, "looking for hiberfil.sys", why,
-				  len);
+		return ba_ntfs_error(s, errno, "looking for hiberfil.sys", why,
+				     len);
 	}
 	ni = ntfs_inode_open(vol, FILE_LogFile);
 	if (ni)
 		na = ntfs_attr_open(ni, AT_DATA, AT_UNNAMED, 0);
 	if (!na) {
-		rc = ntfs_error(s, errno, "opening its $LogFile", why, len);
+		rc = ba_ntfs_error(s, errno, "opening its $LogFile", why, len);
 		goto out;
 	}
 	if (!ntfs_check_logfile(na, &rp) || !ntfs_is_logfile_clean(na, rp)) {
 		if (s->err)
-			rc = ntfs_error(s, EIO, "reading its $LogFile", why,
-					len);
+			rc = ba_ntfs_error(s, EIO, "reading its $LogFile", why,
+					   len);
 		else if (rp && rp->major_ver == const_cpu_to_sle16(2) &&
 			 rp->minor_ver == const_cpu_to_sle16(0))
 			snprintf(why, len,
@@ -468,8 +247,8 @@ static int walk(const struct ntfs_src *s, ntfs_volume *vol,
 	for (pos = 0; !rc && pos < size; pos += n) {
 		n = size - pos > CHUNK ? CHUNK : size - pos;
 		if (ntfs_attr_pread(na, (s64)pos, (s64)n, buf) != (s64)n) {
-			rc = ntfs_error(s, errno ? errno : EIO,
-					"reading its $Bitmap", why, len);
+			rc = ba_ntfs_error(s, errno ? errno : EIO,
+					   "reading its $Bitmap", why, len);
 			break;
 		}
 		memset(buf + n, 0, 8); /* a last partial word */
@@ -509,34 +288,6 @@ static int walk(const struct ntfs_src *s, ntfs_volume *vol,
 	}
 	return 0;
 }
-
-/* The volume over @s through a device of ours: mounted (@full) or only
- * started up ($MFT and $MFTMirr loaded); ntfs_umount frees both.  NULL
- * with errno, nothing left allocated. */
-static ntfs_volume *open_vol(struct ntfs_src *s, bool full)
-{
-	struct ntfs_device *dev;
-	ntfs_volume *vol;
-	int err;
-
-	dev = ntfs_device_alloc("blkalign", 0, &dev_ops, s);
-	if (!dev) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	errno = 0;
-	vol = full ? ntfs_device_mount(dev, NTFS_MNT_RDONLY)
-		   : ntfs_volume_startup(dev, NTFS_MNT_RDONLY);
-	if (!vol) {
-		err = errno;
-		if (NDevOpen(dev))
-			dev_close(dev);
-		ntfs_device_free(dev);
-		errno = err;
-	}
-	return vol;
-}
-
 /*
  * ntfs_device_mount leaks $AttrDef's inode and attribute when it fails
  * on them (libntfs-3g's volume.c: no attribute, longer than 2^24 bytes,
@@ -546,21 +297,21 @@ static ntfs_volume *open_vol(struct ntfs_src *s, bool full)
  */
 static int check_attrdef(struct ntfs_src *s, char *why, size_t len)
 {
-	ntfs_volume *vol = open_vol(s, false);
+	ntfs_volume *vol = ba_ntfs_open(s, false);
 	ntfs_attr *na = NULL;
 	ntfs_inode *ni;
 	void *buf = NULL;
 	int rc = 0;
 
 	if (!vol)
-		return ntfs_error(s, errno, "mounting it with libntfs-3g", why,
-				  len);
+		return ba_ntfs_error(s, errno, "mounting it with libntfs-3g",
+				     why, len);
 	errno = 0;
 	ni = ntfs_inode_open(vol, FILE_AttrDef);
 	if (ni)
 		na = ntfs_attr_open(ni, AT_DATA, AT_UNNAMED, 0);
 	if (!na) {
-		rc = ntfs_error(s, errno, "opening its $AttrDef", why, len);
+		rc = ba_ntfs_error(s, errno, "opening its $AttrDef", why, len);
 		goto out;
 	}
 	if (na->data_size < 0 || na->data_size > ATTRDEF_MAX) {
@@ -578,7 +329,7 @@ static int check_attrdef(struct ntfs_src *s, char *why, size_t len)
 	}
 	errno = 0;
 	if (ntfs_attr_pread(na, 0, na->data_size, buf) != na->data_size)
-		rc = ntfs_error(s, errno, "reading its $AttrDef", why, len);
+		rc = ba_ntfs_error(s, errno, "reading its $AttrDef", why, len);
 out:
 	free(buf);
 	if (na)
@@ -597,16 +348,15 @@ int ba_used_ntfs(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t end;
 	int rc;
 
-	pthread_once(&quiet_once, quiet);
 	rc = precheck(io, off, size, why, len);
 	if (!rc)
 		rc = check_attrdef(&src, why, len);
 	if (rc)
 		return rc;
-	vol = open_vol(&src, true);
+	vol = ba_ntfs_open(&src, true);
 	if (!vol)
-		return ntfs_error(&src, errno, "mounting it with libntfs-3g",
-				  why, len);
+		return ba_ntfs_error(&src, errno, "mounting it with libntfs-3g",
+				     why, len);
 	rc = check_clean(&src, vol, why, len);
 	if (rc)
 		goto out;
