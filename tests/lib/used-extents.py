@@ -16,6 +16,14 @@
 #               [0, fsck.fat -v's "Data area starts at byte") and the
 #               clusters mshowfat (mtools) lists for the root and every
 #               path mdir -/ -b lists
+#         ntfs  the clusters ntfscat's $Bitmap marks (bit i of byte j:
+#               cluster 8j + i) below ntfsinfo -m's "Volume Size in
+#               Clusters" (the padding bits past it are not clusters),
+#               cluster 0 (the boot sector), and every byte past the
+#               last cluster to the image's end: the backup boot sector
+#               lives there, at the boot sector's total sectors x bytes
+#               per sector (Windows, mkntfs) or in the last sector
+#               (ntfs-3g); both checked to be in that tail
 #         swap  the header page (mkswap's: the page size of this
 #               machine, SWAPSPACE2 at its end); a hibernation image
 #               (S1SUSPEND, ULSUSPEND...) is used whole
@@ -115,6 +123,49 @@ def fat(image):
         print(a, n)
 
 
+def ntfs(image):
+    with open(image, 'rb') as f:
+        boot = f.read(512)
+    size = os.path.getsize(image)
+    bps = int.from_bytes(boot[0x0b:0x0d], 'little')
+    spc = boot[0x0d]
+    spc = 1 << (256 - spc) if spc > 0x80 else spc
+    total = int.from_bytes(boot[0x28:0x30], 'little')
+    info = subprocess.run(['ntfsinfo', '-m', image], capture_output=True,
+                          text=True, check=True).stdout
+    cs = int(re.search(r'^\s*Cluster Size: (\d+)', info, re.M).group(1))
+    n = int(re.search(r'^\s*Volume Size in Clusters: (\d+)', info,
+                      re.M).group(1))
+    if cs != bps * spc or n != total * bps // cs:
+        sys.exit('ntfsinfo says %d clusters of %d bytes, the boot sector '
+                 '%d sectors of %d, %d per cluster' % (n, cs, total, bps, spc))
+    bm = subprocess.run(['ntfscat', image, '$Bitmap'], capture_output=True,
+                        check=True).stdout
+    if len(bm) * 8 < n:
+        sys.exit('$Bitmap: %d bytes for %d clusters' % (len(bm), n))
+    ext = []
+
+    def add(a, ln):
+        if ext and ext[-1][0] + ext[-1][1] >= a:
+            ext[-1][1] = max(ext[-1][1], a + ln - ext[-1][0])
+        else:
+            ext.append([a, ln])
+    add(0, cs)
+    for m in re.finditer(rb'[^\x00]+', bm[:(n + 7) // 8]):
+        for j in range(m.start(), m.end()):
+            for k in range(8):
+                if bm[j] >> k & 1 and j * 8 + k < n:
+                    add((j * 8 + k) * cs, cs)
+    end = n * cs
+    for bk in (total * bps, size - max(bps, 512)):
+        if not end <= bk < size:
+            sys.exit('the backup boot sector at byte %d is not past the '
+                     'clusters (%d..%d)' % (bk, end, size))
+    add(end, size - end)
+    for a, ln in ext:
+        print(a, ln)
+
+
 def swap(image):
     ps = os.sysconf('SC_PAGE_SIZE')
     with open(image, 'rb') as f:
@@ -142,7 +193,7 @@ def sha(src, off, extents, first=None):
 
 # the contents fix copies by a map of used blocks (lib/scan/used/), by
 # fix_mkfs's names
-READERS = {'ext4': ext4, 'swap': swap}
+READERS = {'ext4': ext4, 'swap': swap, 'ntfs': ntfs}
 READERS.update({'xfs': xfs, 'fat16': fat, 'fat32': fat, 'esp': fat})
 
 if len(sys.argv) == 3 and sys.argv[1] in READERS:

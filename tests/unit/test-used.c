@@ -3,7 +3,8 @@
  * test-used.c - the used-extent map's bookkeeping (lib/scan/used/used.c):
  * extents added out of order, overlapping and touching, come out sorted
  * and merged with their sum; one past the contents' end is refused; the
- * used bytes of a window are counted by hand in each row.
+ * used bytes of a window are counted by hand in each row.  And the NTFS
+ * reader's checks before it mounts.
  */
 #include <errno.h>
 #include <string.h>
@@ -125,9 +126,49 @@ static void test_whole(void **state)
 	ba_used_free(&m);
 }
 
+/*
+ * NTFS (used/ntfs.c) before libntfs-3g mounts anything: a boot sector
+ * ntfs-3g takes (mkntfs's fields on 64 MiB: 512-byte sectors, 8 per
+ * cluster, 1 KiB MFT records) whose volume is larger than its region is
+ * refused as contradicting itself; zeros are no NTFS.  Both say why.
+ */
+static void test_ntfs_boot(void **state)
+{
+	static uint8_t img[64 * 1024];
+	struct ba_used_map m;
+	struct ba_io io;
+	char why[256];
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	ba_io_init_mem(&io, img, sizeof(img));
+	assert_int_equal(
+		ba_used_read(&io, 0, sizeof(img), "ntfs", &m, why, sizeof(why)),
+		-EINVAL);
+	assert_non_null(strstr(why, "no NTFS boot sector"));
+
+	memcpy(img, "\xeb\x52\x90NTFS    ", 11);
+	img[0x0b] = 0x00, img[0x0c] = 0x02; /* 512 bytes per sector */
+	img[0x0d] = 8;			    /* sectors per cluster */
+	img[0x15] = 0xf8;		    /* media */
+	img[0x28] = 0xff, img[0x29] = 0xff, img[0x2a] = 0x01; /* 131071 */
+	img[0x30] = 4;					      /* $MFT */
+	img[0x38] = 0xff, img[0x39] = 0x1f; /* $MFTMirr at 8191 */
+	img[0x40] = 0xf6;		    /* 2^10-byte MFT records */
+	img[0x44] = 1;			    /* a cluster per index record */
+	img[0x1fe] = 0x55, img[0x1ff] = 0xaa;
+	assert_int_equal(
+		ba_used_read(&io, 0, sizeof(img), "ntfs", &m, why, sizeof(why)),
+		-EBADMSG);
+	assert_non_null(strstr(why, "131071 sectors of 512 bytes, more than "
+				    "its 65536 bytes hold"));
+	assert_string_equal(ba_used_source_of("ntfs"), "libntfs-3g");
+}
+
 int main(void)
 {
-	const struct CMUnitTest whole[] = {cmocka_unit_test(test_whole)};
+	const struct CMUnitTest whole[] = {cmocka_unit_test(test_whole),
+					   cmocka_unit_test(test_ntfs_boot)};
 	int failed = run_table("used", test_used, used_rows,
 			       sizeof(used_rows[0]), ARRAY_SIZE(used_rows));
 

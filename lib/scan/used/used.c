@@ -26,6 +26,7 @@ static const struct {
 	{"xfs", "xfs-bnobt", ba_used_xfs},
 	{"vfat", "fat", ba_used_fat},
 	{"exfat", "exfat-bitmap", ba_used_exfat},
+	{"ntfs", "libntfs-3g", ba_used_ntfs},
 	{NULL, NULL, NULL},
 };
 
