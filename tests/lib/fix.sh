@@ -174,7 +174,16 @@ fix_mkfs() {
 	ntfs)
 		truncate -s "$bytes" "$f"
 		mkntfs -q -F -f -p "$start" -H 255 -S 63 -s 512 "$f" \
-			>"$TS_TMP/mkfs.out" 2>&1 ;;
+			>"$TS_TMP/mkfs.out" 2>&1 &&
+			# FIX_MKFS_HOLE: files put in by ntfscp (no mount
+			# needed): clusters used among free ones
+			if [ -n "${FIX_MKFS_HOLE:-}" ]; then
+				fix_content "$TS_TMP/content" $((bytes / 5))
+				ntfscp -f "$f" "$TS_TMP/content/random.bin" random.bin \
+					>>"$TS_TMP/mkfs.out" 2>&1 &&
+					ntfscp -f "$f" "$TS_TMP/content/sub/more.bin" more.bin \
+						>>"$TS_TMP/mkfs.out" 2>&1
+			fi ;;
 	rand)
 		head -c "$bytes" /dev/urandom >"$f" ;;
 	*) ts_fail "fix_mkfs: unknown type '$type'"; return 1 ;;
@@ -581,7 +590,7 @@ fix_mx_common() {
 	got=$(fix_regions "$MX_TARGET" "${MX_OTHERS[@]}")
 	[ "$got" = "$MX_OTHER_SHA" ] || { ts_fail "$what: another partition changed"; return 1; }
 	case $MX_TYPE in
-	ext4 | xfs | fat16)
+	ext4 | xfs | fat16 | ntfs)
 		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.$BASHPID.img"
 		fix_mx_fsck "$MX_TYPE" "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
 			{ ts_fail "$what: $MX_TYPE's checker: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
@@ -600,6 +609,8 @@ fix_mx_fsck() {
 	# one AG (a 16 MiB XFS): xfs_repair cannot check the geometry
 	# against a second superblock unless told to go on
 	xfs) xfs_repair -n -f -o force_geometry "$2" ;;
+	# ntfsfix -n also checks the backup boot sector in the last sector
+	ntfs) ntfsfix -n "$2" ;;
 	fat16)
 		local o rc
 		o=$(fsck.fat -n "$2" 2>&1)
@@ -805,7 +816,7 @@ fix_mx_sweep() {
 #   NAME-used: the same with a file of the ext4 deleted (a hole of free
 #          blocks), moved without --copy-all: only the used blocks.
 #   NAME-used-FS: the same with FS (fat16: files copied in by mtools, one
-#          deleted; xfs: files put in by mkfs.xfs -p, the AG's tail
+#          deleted; ntfs: files put in by ntfscp; xfs: files put in by mkfs.xfs -p, the AG's tail
 #          free).  step-used-xfs: a 16 MiB XFS (the least mkfs.xfs
 #          makes) at 63+36801 (ends at 36864, on the grain): new start
 #          2048, size 36864 - 2048 = 34816 >= 32768; p2 36864+4096.
@@ -872,10 +883,16 @@ fix_mx_scenario() {
 		MX_NEW_ROW="2 8192 12288" ;;
 	esac
 	fix_mkfs rand "$MX_BASE" "$MX_P2" $((4096 * 512))
-	# fix sets a FAT's hidden sectors (the BPB at 0x1C) to the new start
-	# (fix/vfat proves it): here they say it already, so that the bytes
-	# at the old and the new start are the same ones
-	[ "$fs" = fat16 ] && mkimg_put_le32 "$MX_BASE" $((MX_OLD * 512 + 0x1C)) "$MX_NEW"
+	# fix sets a FAT's or an NTFS's hidden sectors (the BPB at 0x1C; NTFS
+	# also in its backup boot sector, the volume's last sector) to the
+	# new start (fix/vfat, fix/ntfs prove it): here they say it already,
+	# so that the bytes at the old and the new start are the same ones
+	case $fs in
+	fat16) mkimg_put_le32 "$MX_BASE" $((MX_OLD * 512 + 0x1C)) "$MX_NEW" ;;
+	ntfs)
+		mkimg_put_le32 "$MX_BASE" $((MX_OLD * 512 + 0x1C)) "$MX_NEW"
+		mkimg_put_le32 "$MX_BASE" $((MX_OLD * 512 + MX_USED - 512 + 0x1C)) "$MX_NEW" ;;
+	esac
 	# a loop device is 512n: the moves are optional, --partition 1
 	if [ -b "$MX_TARGET" ]; then
 		MX_ARGS=(--partition 1 --page-size 4096 --step 256K)
