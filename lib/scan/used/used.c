@@ -26,6 +26,7 @@ static const struct {
 	{"xfs", "xfs-bnobt", ba_used_xfs},
 	{"vfat", "fat", ba_used_fat},
 	{"exfat", "exfat-bitmap", ba_used_exfat},
+	{"LVM2_member", "lvm-segments", ba_used_lvm},
 	{NULL, NULL, NULL},
 };
 
