@@ -186,8 +186,8 @@ def btrfs(image):
     out = subprocess.run(['btrfs', 'inspect-internal', 'dump-tree', '-t',
                           'dev', image], capture_output=True, text=True,
                          check=True).stdout
-    for off, ln in re.findall(r'key \(\d+ DEV_EXTENT (\d+)\).*?\n.*?'
-                              r'length (\d+)', out):
+    for off, ln in re.findall(r'key \(\d+ DEV_EXTENT (\d+)\)[^\n]*\n'
+                              r'[^\n]*\n[^\n]*length (\d+)', out):
         used.append((int(off), int(ln)))
     merged(used)
 

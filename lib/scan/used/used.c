@@ -27,6 +27,7 @@ static const struct {
 	{"vfat", "fat", ba_used_fat},
 	{"exfat", "exfat-bitmap", ba_used_exfat},
 	{"LVM2_member", "lvm-segments", ba_used_lvm},
+	{"btrfs", "btrfs-chunks", ba_used_btrfs},
 	{NULL, NULL, NULL},
 };
 
