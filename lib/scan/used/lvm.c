@@ -259,6 +259,8 @@ static int end_seg(struct lvm *l, const struct tok *path)
 	s->on = false;
 	if (s->type.kind != T_STR)
 		return bad(l, "a segment without a type");
+	if (!s->extent_count)
+		return bad(l, "a segment of no extents");
 	if (is(&s->type, "striped") && s->list != 2) {
 		if (!s->nareas ||
 		    (s->stripe_count && s->stripe_count != s->nareas) ||
