@@ -229,7 +229,7 @@ static int map(struct btrfs *b, uint64_t l, uint64_t len, uint64_t *phys)
 static int read_block(struct btrfs *b, uint64_t l, unsigned int level)
 {
 	uint8_t *h = b->blk[level];
-	uint64_t phys;
+	uint64_t phys = 0;
 	uint32_t nr, max;
 	int rc = map(b, l, b->nodesize, &phys);
 
@@ -438,8 +438,8 @@ int ba_used_btrfs(struct ba_io *io, uint64_t off, uint64_t size,
 		.io = io, .off = off, .size = size, .why = why, .wlen = len};
 	struct dev_sum d = {.m = m};
 	struct chunks sys = {0}, all = {0};
-	uint64_t root, chunk_root, dev[2] = {0, 0};
-	uint8_t *sb, levels[2];
+	uint64_t root = 0, chunk_root = 0, dev[2] = {0, 0};
+	uint8_t *sb, levels[2] = {0, 0};
 	uint32_t n;
 	int rc;
 
