@@ -14,7 +14,8 @@
  * logical to physical), the root tree's ROOT_ITEM of the device tree
  * (objectid 4), then the device tree's DEV_EXTENT items of this devid.
  * Each tree block read is checked: its bytenr, level, owner's fsid, item
- * count and item offsets inside the block, its crc32c; keys ascend
+ * count and item offsets inside the block, its crc32c (a DUP block that
+ * fails is read from its second copy, as btrfs does); keys ascend
  * across a walk (what ends a loop of blocks), at most 8 levels, at most
  * total_bytes / nodesize blocks read per tree.  The device extents must
  * sum to dev_item.bytes_used, lie inside dev_item.total_bytes and not
@@ -22,8 +23,9 @@
  *
  * -EUCLEAN: a log tree (log_root != 0): fsync'd data to replay.
  * -ENOTSUP: more than one device, chunks of a RAID profile (only SINGLE
- * and DUP are mapped), a csum type other than crc32c is not checked but
- * read.  -EBADMSG: anything that does not hold.
+ * and DUP are mapped: their stripe 0, DUP's second copy being a device
+ * extent too).  -EBADMSG: anything that does not hold.  Checksums other
+ * than crc32c (xxhash, sha256, blake2) are not verified.
  */
 #include <endian.h>
 #include <errno.h>
@@ -97,9 +99,10 @@ static int key_cmp(const struct key *a, const struct key *b)
 	return 0;
 }
 
-/* A chunk: [logical, +length) at @physical on this device. */
+/* A chunk: [logical, +length) at @physical on this device (and at
+ * @physical2 for DUP's second copy, else the same). */
 struct chunk {
-	uint64_t logical, length, physical;
+	uint64_t logical, length, physical, physical2;
 };
 
 struct chunks {
@@ -199,12 +202,16 @@ static int add_chunk(struct btrfs *b, struct chunks *l, uint64_t logical,
 		l->c = c;
 		l->cap = cap;
 	}
-	l->c[l->n++] = (struct chunk){logical, length, le64(p + CHUNK + 8)};
+	l->c[l->n++] = (struct chunk){
+		logical, length, le64(p + CHUNK + 8),
+		le64(p + CHUNK + (nstripes - 1) * (size_t)STRIPE + 8)};
 	return 0;
 }
 
-/* The physical byte of logical @l, @len bytes inside one chunk. */
-static int map(struct btrfs *b, uint64_t l, uint64_t len, uint64_t *phys)
+/* The physical byte of logical @l, @len bytes inside one chunk, in its
+ * copy @copy (0 or 1: DUP's second, the first for SINGLE). */
+static int map(struct btrfs *b, uint64_t l, uint64_t len, int copy,
+	       uint64_t *phys)
 {
 	const struct chunk *c = b->map->c;
 	size_t lo = 0, hi = b->map->n;
@@ -221,17 +228,18 @@ static int map(struct btrfs *b, uint64_t l, uint64_t len, uint64_t *phys)
 	    len > c[lo].logical + c[lo].length - l)
 		return bad(b, -EBADMSG, "logical byte %llu is in no chunk",
 			   (unsigned long long)l);
-	*phys = c[lo].physical + (l - c[lo].logical);
+	*phys = (copy ? c[lo].physical2 : c[lo].physical) + (l - c[lo].logical);
 	return 0;
 }
 
-/* Read tree block @l of @level into b->blk[level] and check it. */
-static int read_block(struct btrfs *b, uint64_t l, unsigned int level)
+/* Read copy @copy of tree block @l of @level into b->blk[level] and
+ * check it. */
+static int read_copy(struct btrfs *b, uint64_t l, unsigned int level, int copy)
 {
 	uint8_t *h = b->blk[level];
 	uint64_t phys = 0;
 	uint32_t nr, max;
-	int rc = map(b, l, b->nodesize, &phys);
+	int rc = map(b, l, b->nodesize, copy, &phys);
 
 	if (!rc)
 		rc = rd(b, phys, b->nodesize, h);
@@ -251,6 +259,20 @@ static int read_block(struct btrfs *b, uint64_t l, unsigned int level)
 			   "parent says",
 			   (unsigned long long)l);
 	return 0;
+}
+
+/* Tree block @l: its first copy, or DUP's second when the first fails
+ * its checks (as btrfs reads the mirror). */
+static int read_block(struct btrfs *b, uint64_t l, unsigned int level)
+{
+	int rc = read_copy(b, l, level, 0);
+
+	if (rc == -EBADMSG && read_copy(b, l, level, 1) == 0) {
+		if (b->wlen)
+			b->why[0] = '\0';
+		return 0;
+	}
+	return rc;
 }
 
 typedef int (*leaf_fn)(struct btrfs *b, const struct key *k,
