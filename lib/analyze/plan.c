@@ -480,6 +480,12 @@ static uint64_t used_bytes(const struct ba_plan *p, size_t i, bool *known,
 				    !strcmp(cl->version, "1.2")))
 			u = cl->start + cl->size - l->start;
 		break;
+	case BLKALIGN_LAYER_LVM:
+		/* an LVM2 PV: extents anywhere, maybe a second metadata
+		 * area at its end: all of it (fix copies what its segments
+		 * use, lib/scan/used/lvm.c) */
+		*known = true;
+		break;
 	case BLKALIGN_LAYER_ZFS:
 		/* labels at both ends, blocks anywhere: all of it */
 	case BLKALIGN_LAYER_TABLE:

@@ -24,6 +24,13 @@
 #               lives there, at the boot sector's total sectors x bytes
 #               per sector (Windows, mkntfs) or in the last sector
 #               (ntfs-3g); both checked to be in that tail
+#         lvm   an LVM2 PV (on a read-only loop device, the LVM tools
+#               seeing only it, nothing activated): [0, pe_start), the
+#               segments pvs --segments gives an LV, and the metadata
+#               areas past pe_start pvck --dump headers lists
+#         btrfs [0, 1 MiB), the superblock copies inside the image
+#               (64 KiB, 64 MiB, 256 GiB; 4 KiB each) and every
+#               DEV_EXTENT of btrfs inspect-internal dump-tree -t dev
 #         swap  the header page (mkswap's: the page size of this
 #               machine, SWAPSPACE2 at its end); a hibernation image
 #               (S1SUSPEND, ULSUSPEND...) is used whole
@@ -176,6 +183,66 @@ def swap(image):
         print(0, os.path.getsize(image))
 
 
+def merged(ext):
+    out = []
+    for a, n in sorted(ext):
+        if out and out[-1][0] + out[-1][1] >= a:
+            out[-1][1] = max(out[-1][0] + out[-1][1], a + n) - out[-1][0]
+        elif n:
+            out.append([a, n])
+    for a, n in out:
+        print(a, n)
+
+
+def lvm(image):
+    dev = subprocess.run(['losetup', '-f', '--show', '-r', image],
+                         capture_output=True, text=True,
+                         check=True).stdout.strip()
+    try:
+        env = dict(os.environ, LVM_SUPPRESS_FD_WARNINGS='1')
+        conf = ['--config', 'devices{filter=["a|^%s$|","r|.*|"] '
+                'obtain_device_list_from_udev=0 use_devicesfile=0}' % dev,
+                '--nolocking']
+
+        def run(*args):
+            return subprocess.run(list(args[:1]) + conf + list(args[1:]),
+                                  capture_output=True, text=True, env=env,
+                                  check=True).stdout
+        head = run('pvs', '--noheadings', '--units', 'b', '--nosuffix', '-o',
+                   'pe_start,vg_extent_size', dev).split()
+        pe_start, ext = int(head[0]), int(head[1] or 0)
+        used = [(0, pe_start)]
+        for line in run('pvs', '--noheadings', '--segments', '-o',
+                        'pvseg_start,pvseg_size,lv_name', dev).splitlines():
+            f = line.split()
+            if len(f) == 3:
+                used.append((pe_start + int(f[0]) * ext, int(f[1]) * ext))
+        hd = run('pvck', '--dump', 'headers', dev)
+        offs = dict(re.findall(r'pv_header\.disk_locn\[(\d+)\]\.offset (\d+)', hd))
+        sizes = dict(re.findall(r'pv_header\.disk_locn\[(\d+)\]\.size (\d+)', hd))
+        for i in re.findall(r'pv_header\.disk_locn\[(\d+)\] at \d+ '
+                            r'# location of metadata area', hd):
+            if int(offs[i]) >= pe_start:
+                used.append((int(offs[i]), int(sizes[i])))
+    finally:
+        subprocess.run(['losetup', '-d', dev])
+    merged(used)
+
+
+def btrfs(image):
+    size = os.path.getsize(image)
+    used = [(0, 1 << 20)]
+    used += [(o, 4096) for o in (64 << 10, 64 << 20, 256 << 30)
+             if o + 4096 <= size]
+    out = subprocess.run(['btrfs', 'inspect-internal', 'dump-tree', '-t',
+                          'dev', image], capture_output=True, text=True,
+                         check=True).stdout
+    for off, ln in re.findall(r'key \(\d+ DEV_EXTENT (\d+)\)[^\n]*\n'
+                              r'[^\n]*\n[^\n]*length (\d+)', out):
+        used.append((int(off), int(ln)))
+    merged(used)
+
+
 def sha(src, off, extents, first=None):
     h = hashlib.sha256()
     with open(src, 'rb', buffering=0) as f, open(extents) as ex:
@@ -195,6 +262,7 @@ def sha(src, off, extents, first=None):
 # fix_mkfs's names
 READERS = {'ext4': ext4, 'swap': swap, 'ntfs': ntfs}
 READERS.update({'xfs': xfs, 'fat16': fat, 'fat32': fat, 'esp': fat})
+READERS.update({'lvm': lvm, 'btrfs': btrfs})
 
 if len(sys.argv) == 3 and sys.argv[1] in READERS:
     READERS[sys.argv[1]](sys.argv[2])

@@ -799,8 +799,9 @@ static const struct used_row used_rows[] = {
 	 true, S(20480)},
 	{"md-0.90", BLKALIGN_LAYER_MD, "linux_raid_member", "0.90", 0, 6 * MIB,
 	 0, true, S(20480)},
-	/* LVM and LUKS: the whole partition */
-	{"lvm", BLKALIGN_LAYER_LVM, "LVM2_member", "2", MIB, 8 * MIB, 0, false,
+	/* LVM: the whole partition, known (fix copies its segments' extents
+	 * by the map); LUKS: the whole partition, not sized */
+	{"lvm", BLKALIGN_LAYER_LVM, "LVM2_member", "2", MIB, 8 * MIB, 0, true,
 	 S(20480)},
 	{"luks", BLKALIGN_LAYER_LUKS, "crypto_LUKS", "2", 16 * MIB / 8, 8 * MIB,
 	 0, false, S(20480)},

@@ -41,7 +41,6 @@
 #define MDA_HEADER_SIZE	   512
 #define INITIAL_CRC	   0xf597a6cfU
 #define RAW_LOCN_IGNORED   0x1U
-#define MAX_MDAS	   8	     /* lvm writes at most 2 */
 #define TEXT_MAX	   (4 * MIB) /* larger text: size unknown */
 
 struct lvm_label_disk {
@@ -89,11 +88,6 @@ _Static_assert(sizeof(struct lvm_disk_locn) == 16, "disk_locn is 16");
 _Static_assert(sizeof(struct lvm_raw_locn) == 24, "raw_locn is 24");
 _Static_assert(offsetof(struct lvm_mda_header_disk, raw_locns) == 40,
 	       "raw_locn[] at 40");
-
-/* A metadata area as listed in the PV header (native byte order). */
-struct mda_loc {
-	uint64_t offset, size;
-};
 
 /* lib/misc/crc.c calc_crc(): the CRC-32 polynomial without the initial
  * and final inversions, so a plain CRC-32 with both undone. */
@@ -182,22 +176,25 @@ static int scan_extent_size(const char *t, size_t len, uint64_t *sectors)
 }
 
 /*
- * Read the committed text of the metadata area at [mda_off, +mda_size)
- * and take the extent size from it.  Returns 0 (*extent_bytes set, 0
- * when the area holds no VG), 1 when this area cannot be used (outside
- * the region, ignored), -EINVAL when its header lies, -errno.
+ * The committed text of the metadata area at [mda_off, +mda_size) of the
+ * PV at @off (@size bytes): 0 with *text (malloc'd, NUL added) and *len,
+ * or *text NULL when the area holds no VG yet; 1 when the area cannot be
+ * used (outside the PV, ignored); -EINVAL when its header or checksum
+ * lies; -EFBIG for a text past 4 MiB; -errno.
  */
-static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
-		    uint64_t mda_off, uint64_t mda_size, uint64_t *extent_bytes)
+int ba_lvm_mda_text(struct ba_io *io, uint64_t off, uint64_t size,
+		    uint64_t mda_off, uint64_t mda_size, char **text,
+		    size_t *len)
 {
 	uint8_t hbuf[MDA_HEADER_SIZE];
 	struct lvm_mda_header_disk h;
-	uint64_t t_off, t_size, first, sectors = 0;
+	uint64_t t_off, t_size, first;
 	uint32_t flags;
-	char *text;
+	char *t;
 	int rc;
 
-	*extent_bytes = 0;
+	*text = NULL;
+	*len = 0;
 	if (mda_off > size || mda_size > size - mda_off ||
 	    mda_size <= MDA_HEADER_SIZE)
 		return 1;
@@ -225,30 +222,50 @@ static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
 	    t_size > mda_size - MDA_HEADER_SIZE)
 		return -EINVAL;
 	if (t_size > TEXT_MAX)
-		return 0; /* legal but too large to read: unknown */
+		return -EFBIG;
 
-	text = malloc(t_size);
-	if (!text)
+	t = malloc(t_size + 1);
+	if (!t)
 		return -ENOMEM;
 	/* Wrapped text continues right after the header. */
 	first = mda_size - t_off < t_size ? mda_size - t_off : t_size;
-	rc = ba_io_read(io, off + mda_off + t_off, first, text);
+	rc = ba_io_read(io, off + mda_off + t_off, first, t);
 	if (!rc && first < t_size)
 		rc = ba_io_read(io, off + mda_off + MDA_HEADER_SIZE,
-				t_size - first, text + first);
-	if (rc)
-		goto out;
-	if (lvm_crc(INITIAL_CRC, text, t_size) !=
-	    le32toh(h.raw_locns[0].le_checksum)) {
+				t_size - first, t + first);
+	if (!rc && lvm_crc(INITIAL_CRC, t, t_size) !=
+			   le32toh(h.raw_locns[0].le_checksum))
 		rc = -EINVAL;
-		goto out;
+	if (rc) {
+		free(t);
+		return rc;
 	}
-	rc = scan_extent_size(text, t_size, &sectors);
+	t[t_size] = '\0';
+	*text = t;
+	*len = t_size;
+	return 0;
+}
+
+/* The extent size the area's text gives (0: no VG, or unknown). */
+static int read_mda(struct ba_io *io, uint64_t off, uint64_t size,
+		    uint64_t mda_off, uint64_t mda_size, uint64_t *extent_bytes)
+{
+	uint64_t sectors = 0;
+	size_t len;
+	char *text;
+	int rc;
+
+	*extent_bytes = 0;
+	rc = ba_lvm_mda_text(io, off, size, mda_off, mda_size, &text, &len);
+	if (rc == -EFBIG)
+		return 0; /* legal but too large to read: unknown */
+	if (rc || !text)
+		return rc;
+	rc = scan_extent_size(text, len, &sectors);
 	if (rc == 0)
 		*extent_bytes = sectors * BA_SECTOR;
 	else if (rc == 1)
 		rc = 0; /* text without an extent size: no VG */
-out:
 	free(text);
 	return rc;
 }
@@ -257,20 +274,19 @@ out:
 
 /*
  * Check the label in @sec (sector @index) and decode the PV header.
- * Returns 0 (pe_start and the first mdas set), 1 (no label here),
- * -EINVAL.
+ * Returns 0 (@pv filled), 1 (no label here), -EINVAL.
  */
 static int parse_label(const uint8_t *sec, uint64_t index, uint64_t size,
-		       struct ba_content *c, struct mda_loc *mdas,
-		       size_t *nmdas)
+		       struct ba_lvm_pv *pv)
 {
 	struct lvm_label_disk l;
 	struct lvm_pv_header_disk pvh;
 	struct ba_cur cur;
-	uint64_t loc_off, loc_size, da_size = 0;
+	uint64_t loc_off, loc_size;
 	bool first = true;
 	uint32_t hoff;
 
+	memset(pv, 0, sizeof(*pv));
 	memcpy(&l, sec, sizeof(l));
 	if (memcmp(l.id, LABEL_ID, sizeof(l.id)))
 		return 1;
@@ -289,52 +305,47 @@ static int parse_label(const uint8_t *sec, uint64_t index, uint64_t size,
 	ba_cur_init(&cur, sec, BA_SECTOR);
 	if (ba_cur_seek(&cur, hoff) || ba_cur_bytes(&cur, &pvh, sizeof(pvh)))
 		return -EINVAL;
+	memcpy(pv->pvid, pvh.pv_uuid, sizeof(pvh.pv_uuid));
+	pv->device_size = le64toh(pvh.le_device_size_xl);
+	pv->label_sector = (uint32_t)index;
 	for (;;) {
 		if (ba_cur_le64(&cur, &loc_off) || ba_cur_le64(&cur, &loc_size))
 			return -EINVAL;
 		if (loc_off == 0)
 			break;
 		if (first) {
-			c->lvm_pe_start = loc_off;
-			da_size = loc_size;
+			pv->pe_start = loc_off;
+			pv->da_size = loc_size;
 			first = false;
 		}
 	}
 	if (first)
 		return -EINVAL; /* no data area at all */
-	*nmdas = 0;
 	for (;;) {
 		if (ba_cur_le64(&cur, &loc_off) || ba_cur_le64(&cur, &loc_size))
 			return -EINVAL;
 		if (loc_off == 0)
 			break;
-		if (*nmdas < MAX_MDAS) {
-			mdas[*nmdas].offset = loc_off;
-			mdas[*nmdas].size = loc_size;
-			(*nmdas)++;
+		if (pv->nmdas < BA_LVM_MAX_MDAS) {
+			pv->mdas[pv->nmdas].offset = loc_off;
+			pv->mdas[pv->nmdas].size = loc_size;
+			pv->nmdas++;
 		}
 	}
 
 	/* Extents start after the label and inside the region. */
-	if (c->lvm_pe_start < (index + 1) * BA_SECTOR ||
-	    c->lvm_pe_start >= size)
+	if (pv->pe_start < (index + 1) * BA_SECTOR || pv->pe_start >= size)
 		return -EINVAL;
-	c->data_offset = c->lvm_pe_start;
-	c->data_size = da_size ? da_size : size - c->lvm_pe_start;
 	return 0;
 }
 
-static int lvm_probe(struct ba_io *io, uint64_t off, uint64_t size,
-		     struct ba_content *out)
+int ba_lvm_pv_read(struct ba_io *io, uint64_t off, uint64_t size,
+		   struct ba_lvm_pv *pv)
 {
 	uint8_t buf[LABEL_SCAN_SECTORS * BA_SECTOR];
-	struct mda_loc mdas[MAX_MDAS];
-	struct ba_content c;
-	size_t nmdas = 0, i;
-	uint64_t extent = 0;
 	int rc = 1, err = 1;
 
-	memset(out, 0, sizeof(*out));
+	memset(pv, 0, sizeof(*pv));
 	if (off > UINT64_MAX - size)
 		return -EINVAL;
 	if (size < sizeof(buf))
@@ -345,25 +356,42 @@ static int lvm_probe(struct ba_io *io, uint64_t off, uint64_t size,
 
 	/* label.c: the first sector with a valid label wins; a bad one
 	 * is ignored. */
-	for (i = 0; i < LABEL_SCAN_SECTORS; i++) {
-		memset(&c, 0, sizeof(c));
-		rc = parse_label(buf + i * BA_SECTOR, i, size, &c, mdas,
-				 &nmdas);
+	for (size_t i = 0; i < LABEL_SCAN_SECTORS; i++) {
+		rc = parse_label(buf + i * BA_SECTOR, i, size, pv);
 		if (rc == 0)
-			break;
+			return 0;
 		if (rc < 0 && err == 1)
 			err = rc;
 	}
-	if (rc != 0)
-		return err;
+	memset(pv, 0, sizeof(*pv));
+	return err;
+}
 
+static int lvm_probe(struct ba_io *io, uint64_t off, uint64_t size,
+		     struct ba_content *out)
+{
+	struct ba_lvm_pv pv;
+	struct ba_content c;
+	uint64_t extent = 0;
+	size_t i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = ba_lvm_pv_read(io, off, size, &pv);
+	if (rc)
+		return rc;
+
+	memset(&c, 0, sizeof(c));
 	c.kind = BA_CONTENT_LVM;
 	snprintf(c.type, sizeof(c.type), "LVM2_member");
 	snprintf(c.version, sizeof(c.version), LVM2_LABEL);
+	c.lvm_pe_start = pv.pe_start;
+	c.data_offset = pv.pe_start;
+	c.data_size = pv.da_size ? pv.da_size : size - pv.pe_start;
 
 	/* The first metadata area that is usable gives the extent size. */
-	for (i = 0; i < nmdas; i++) {
-		rc = read_mda(io, off, size, mdas[i].offset, mdas[i].size,
+	for (i = 0; i < pv.nmdas; i++) {
+		rc = read_mda(io, off, size, pv.mdas[i].offset, pv.mdas[i].size,
 			      &extent);
 		if (rc <= 0)
 			break;

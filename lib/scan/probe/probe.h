@@ -89,6 +89,27 @@ extern const struct ba_prober ba_swap_prober;
 extern const struct ba_prober ba_zfs_prober;
 extern const struct ba_prober ba_gpt_nested_prober;
 
+/* An LVM2 PV's label and header (probe/lvm.c), in bytes from its start. */
+#define BA_LVM_MAX_MDAS 8 /* lvm writes at most 2 */
+struct ba_lvm_pv {
+	char pvid[33]; /* the 32 characters of the PV's id, NUL */
+	uint64_t device_size;
+	uint64_t pe_start, da_size; /* the first data area; 0: to the end */
+	uint32_t label_sector;
+	size_t nmdas;
+	struct {
+		uint64_t offset, size;
+	} mdas[BA_LVM_MAX_MDAS];
+};
+
+/* The PV label in the first 4 sectors of [off, off + size) of @io: 0,
+ * 1 when absent, -EINVAL when it lies, -errno. */
+int ba_lvm_pv_read(struct ba_io *io, uint64_t off, uint64_t size,
+		   struct ba_lvm_pv *pv);
+int ba_lvm_mda_text(struct ba_io *io, uint64_t off, uint64_t size,
+		    uint64_t mda_off, uint64_t mda_size, char **text,
+		    size_t *len);
+
 /* A bounded cursor over a buffer: getters fail with -ERANGE on overrun. */
 struct ba_cur {
 	const uint8_t *p;

@@ -27,6 +27,8 @@ static const struct {
 	{"vfat", "fat", ba_used_fat},
 	{"exfat", "exfat-bitmap", ba_used_exfat},
 	{"ntfs", "libntfs-3g", ba_used_ntfs},
+	{"LVM2_member", "lvm-segments", ba_used_lvm},
+	{"btrfs", "btrfs-chunks", ba_used_btrfs},
 	{NULL, NULL, NULL},
 };
 
