@@ -10,6 +10,13 @@
 
 set -u
 
+# The distribution's tools first: the tests use Debian's python3 and
+# util-linux, which tools/bootstrap installs, not a version manager's
+# shim found earlier in PATH (a pyenv shim costs over a second per
+# python3 run on a loaded machine, and the crash matrices run it for
+# every point).
+PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
 TS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${BLKALIGN:=$TS_TOP/build/cli/blkalign}"
 : "${TS_SHARED:=}"
