@@ -51,11 +51,12 @@
 #define QCOW2_INCOMPAT_DATA  (1u << 2)
 #define QCOW2_EXT_DATA_FILE  0x44415441
 #define QCOW2_BACKING_MAX    1023
-#define QED_FEATURES	     16 /* le64 */
-#define QED_CLUSTER_SIZE     4	/* le32 */
-#define QED_HEADER_SIZE	     12 /* le32, in clusters */
-#define QED_BACKING_OFFSET   56 /* le32 */
-#define QED_BACKING_SIZE     60 /* le32 */
+#define QCOW2_DATA_FILE_MAX  4095 /* a path: PATH_MAX less its NUL */
+#define QED_FEATURES	     16	  /* le64 */
+#define QED_CLUSTER_SIZE     4	  /* le32 */
+#define QED_HEADER_SIZE	     12	  /* le32, in clusters */
+#define QED_BACKING_OFFSET   56	  /* le32 */
+#define QED_BACKING_SIZE     60	  /* le32 */
 #define QED_F_BACKING_FILE   1u
 #define QED_BACKING_MAX	     4095
 
@@ -330,8 +331,10 @@ static int qcow2_data_file(struct ba_io *io, uint64_t from, uint64_t to,
 		if (!magic || len > n - at)
 			break;
 		if (magic == QCOW2_EXT_DATA_FILE) {
-			rc = name_ref(fn, data, BLKALIGN_REF_DATA_FILE,
-				      (const char *)buf + at, len);
+			/* no file has a longer name: no name at all */
+			if (len <= QCOW2_DATA_FILE_MAX)
+				rc = name_ref(fn, data, BLKALIGN_REF_DATA_FILE,
+					      (const char *)buf + at, len);
 			break;
 		}
 		at += len;
