@@ -256,26 +256,41 @@ fix_fsck() {
 	elif [ -b "$src" ]; then
 		blockdev --flushbufs "$src" 2>/dev/null
 	fi
-	case $type in
-	ext4) e2fsck -fn "$src" >"$out" 2>&1 ;;
-	xfs) if [ -b "$src" ]; then xfs_repair -n "$src"; else xfs_repair -n -f "$src"; fi >"$out" 2>&1 ;;
-	fat16 | fat32 | esp) fsck.fat -n "$src" >"$out" 2>&1 ;;
-	# ntfsfix -n also checks the backup boot sector against the primary
-	ntfs) ntfsfix -n "$src" >"$out" 2>&1 ;;
-	*) ts_fail "fix_fsck: unknown type $type"; return 1 ;;
-	esac
+	fix_checker "$type" "$src" >"$out" 2>&1
 	rc=$?
-	# fsck.fat -n exits 0 even when it lists differences it would fix
-	if [ $rc -eq 0 ] && { [ "${type#fat}" != "$type" ] || [ "$type" = esp ]; } &&
-		grep -q -i -E 'differ|would|changes|not fix|error|corrupt' "$out"; then
-		rc=99
-	fi
 	rm -f "$TS_TMP/fsck.img"
 	if [ $rc -eq 0 ]; then
 		ts_ok "$what: $type checker clean"
 	else
 		ts_fail "$what: $type checker exit $rc: $(tail -5 "$out" | tr '\n' ' ')"
 	fi
+}
+
+# fix_checker TYPE SRC: the filesystem's own checker, read-only, on SRC
+# (a file or a partition node), its output on stdout; its exit status,
+# or 99 when fsck.fat -n, which exits 0 even when it would change
+# something, lists a change.
+fix_checker() {
+	local o rc
+	case $1 in
+	ext4) e2fsck -fn "$2" ;;
+	# one AG (an XFS of 16 MiB): xfs_repair cannot check the geometry
+	# against a second superblock unless told to go on
+	xfs) if [ -b "$2" ]; then
+		xfs_repair -n -o force_geometry "$2"
+	else
+		xfs_repair -n -f -o force_geometry "$2"
+	fi ;;
+	fat16 | fat32 | esp)
+		o=$(fsck.fat -n "$2" 2>&1)
+		rc=$?
+		echo "$o"
+		[ $rc = 0 ] || return $rc
+		! grep -q -i -E 'differ|would|changes|not fix|error|corrupt' <<<"$o" || return 99 ;;
+	# ntfsfix -n also checks the backup boot sector against the primary
+	ntfs) ntfsfix -n "$2" ;;
+	*) echo "fix_checker: unknown type $1"; return 2 ;;
+	esac
 }
 
 # fix_probe SRC OFFSET: the TYPE blkid's low-level probe sees at OFFSET
@@ -592,33 +607,12 @@ fix_mx_common() {
 	case $MX_TYPE in
 	ext4 | xfs | fat16 | ntfs)
 		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.$BASHPID.img"
-		fix_mx_fsck "$MX_TYPE" "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
+		fix_checker "$MX_TYPE" "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
 			{ ts_fail "$what: $MX_TYPE's checker: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
 		rm -f "$TS_TMP/mx.$BASHPID.img" ;;
 	esac
 	[ -e "$MX_J" ] && { ts_fail "$what: the journal is still there"; return 1; }
 	return 0
-}
-
-# fix_mx_fsck TYPE FILE: the filesystem's own checker, read-only, its
-# output on stdout; fsck.fat -n exits 0 even when it would change
-# something, so its output counts too.
-fix_mx_fsck() {
-	case $1 in
-	ext4) e2fsck -fn "$2" ;;
-	# one AG (a 16 MiB XFS): xfs_repair cannot check the geometry
-	# against a second superblock unless told to go on
-	xfs) xfs_repair -n -f -o force_geometry "$2" ;;
-	# ntfsfix -n also checks the backup boot sector in the last sector
-	ntfs) ntfsfix -n "$2" ;;
-	fat16)
-		local o rc
-		o=$(fsck.fat -n "$2" 2>&1)
-		rc=$?
-		echo "$o"
-		[ $rc = 0 ] && ! grep -q -i -E 'differ|would|changes|not fix|error|corrupt' <<<"$o"
-		;;
-	esac
 }
 
 # fix_mx_probe WHAT: right after a crash, a filesystem is seen (blkid -p)
