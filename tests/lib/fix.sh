@@ -432,12 +432,16 @@ fix_json_row() {
 }
 
 # fix_points W K: K points spread evenly over 1..W (all of them when
-# W <= K), one per line.
+# W <= K; the middle one when K is 1), one per line.
 fix_points() {
 	local w=$1 k=$2 i
 	if [ "$w" -le "$k" ]; then
 		seq 1 "$w"
 		return
+	fi
+	if [ "$k" -le 1 ]; then
+		[ "$k" = 1 ] && echo $(((w + 1) / 2))
+		return 0
 	fi
 	for ((i = 0; i < k; i++)); do
 		echo $((1 + (i * (w - 1) + (k - 1) / 2) / (k - 1)))
