@@ -118,12 +118,49 @@ fix_xfs_proto_dir() {
 	echo '$'
 }
 
+# fix_lvmc CMD DEV ARGS...: the LVM command CMD seeing DEV alone (no
+# other device, no udev, no devices file, no locking, no backup or
+# archive written), so that a test's PV never meets the host's.
+fix_lvmc() {
+	local cmd=$1 dev=$2
+	shift 2
+	LVM_SUPPRESS_FD_WARNINGS=1 "$cmd" --config "devices{filter=[\"a|^$dev\$|\",\"r|.*|\"] \
+obtain_device_list_from_udev=0 use_devicesfile=0} backup{backup=0 archive=0}" \
+		--nolocking "$@"
+}
+
+# fix_mkpv IMG: an LVM2 PV over the whole of IMG, made on a loop device
+# of its own (detached whatever happens; nothing activated): pvcreate
+# --pvmetadatacopies 2 (the second metadata area at its end), a VG of
+# 256 KiB extents, LV a on PEs 1-2 and LV b on PEs N-3..N-2 of its N
+# (free extents before, between and after them), random bytes over all
+# N extents.  IMG of 4 MiB has N = 8 (pe_start 1 MiB, the second
+# metadata area its last MiB).
+fix_mkpv() {
+	local img=$1 dev rc ps=0 cnt=0
+	dev=$(ts_loop_attach "$img") || return 1
+	fix_lvmc pvcreate "$dev" -q -y --pvmetadatacopies 2 "$dev" &&
+		fix_lvmc vgcreate "$dev" -q -s 256k vgmx "$dev" &&
+		read -r ps cnt < <(fix_lvmc pvs "$dev" --noheadings --units b \
+			--nosuffix -o pe_start,pv_pe_count "$dev") &&
+		[ "$cnt" -ge 8 ] &&
+		fix_lvmc lvcreate "$dev" --driverloaded n -an -Zn -y -l 2 -n a \
+			vgmx "$dev:1-2" &&
+		fix_lvmc lvcreate "$dev" --driverloaded n -an -Zn -y -l 2 -n b \
+			vgmx "$dev:$((cnt - 3))-$((cnt - 2))"
+	rc=$?
+	ts_loop_detach "$dev"
+	[ $rc = 0 ] || { echo "fix_mkpv: pvcreate, vgcreate, lvcreate (PEs: $cnt)"; return 1; }
+	head -c $((cnt * 256 * 1024)) /dev/urandom |
+		dd of="$img" bs=1M seek="$ps" oflag=seek_bytes conv=notrunc status=none
+}
+
 # fix_mkfs TYPE IMG START BYTES: put a new TYPE of BYTES at sector START
 # (512-byte) of IMG: ext4 (4 KiB blocks, with files), xfs (>= 16 MiB),
 # fat16, fat32 (512-byte clusters), esp (FAT32 with mkfs.fat's own cluster
 # size and alignment, as installers make an ESP), ntfs (hidden sectors =
-# START, as an installer writes them),
-# rand (random bytes).  The filesystem is made in
+# START, as an installer writes them), lvm (an LVM2 PV with two LVs and
+# free extents: fix_mkpv), rand (random bytes).  The filesystem is made in
 # a file and copied in, so no offset support is needed from mkfs.  A small
 # ext4 (8 MiB) has a 4 MiB journal: the files take BYTES/5.
 fix_mkfs() {
@@ -184,6 +221,9 @@ fix_mkfs() {
 					ntfscp -f "$f" "$TS_TMP/content/sub/more.bin" more.bin \
 						>>"$TS_TMP/mkfs.out" 2>&1
 			fi ;;
+	lvm)
+		truncate -s "$bytes" "$f"
+		fix_mkpv "$f" >"$TS_TMP/mkfs.out" 2>&1 ;;
 	rand)
 		head -c "$bytes" /dev/urandom >"$f" ;;
 	*) ts_fail "fix_mkfs: unknown type '$type'"; return 1 ;;
@@ -289,8 +329,29 @@ fix_checker() {
 		! grep -q -i -E 'differ|would|changes|not fix|error|corrupt' <<<"$o" || return 99 ;;
 	# ntfsfix -n also checks the backup boot sector against the primary
 	ntfs) ntfsfix -n "$2" ;;
+	lvm) fix_lvm_check "$2" ;;
 	*) echo "fix_checker: unknown type $1"; return 2 ;;
 	esac
+}
+
+# fix_lvm_check SRC: the LVM2 PV SRC (a device, or a file seen through a
+# read-only loop device of its own, detached whatever happens): its
+# segments as pvs --segments lists them, each line "segment START SIZE
+# [LV]" (PEs; a free one has no LV), then what pvck says; pvck's exit
+# status, or 3 when only pvs failed.
+fix_lvm_check() {
+	local dev=$1 rc prc
+	if [ ! -b "$dev" ]; then
+		dev=$(ts_loop_attach "$1" -r) || { echo "cannot attach '$1'"; return 1; }
+	fi
+	fix_lvmc pvs "$dev" --noheadings --segments -o pvseg_start,pvseg_size,lv_name \
+		"$dev" 2>/dev/null | awk '{ $1 = $1; print "segment", $0 }'
+	prc=${PIPESTATUS[0]}
+	fix_lvmc pvck "$dev" "$dev" 2>&1
+	rc=$?
+	[ $rc != 0 ] || [ "$prc" = 0 ] || rc=3
+	[ "$dev" = "$1" ] || ts_loop_detach "$dev"
+	return $rc
 }
 
 # fix_probe SRC OFFSET: the TYPE blkid's low-level probe sees at OFFSET
@@ -609,11 +670,20 @@ fix_mx_common() {
 	got=$(fix_regions "$MX_TARGET" "${MX_OTHERS[@]}")
 	[ "$got" = "$MX_OTHER_SHA" ] || { ts_fail "$what: another partition changed"; return 1; }
 	case $MX_TYPE in
-	ext4 | xfs | fat16 | ntfs)
+	ext4 | xfs | fat16 | ntfs | lvm)
 		fix_cut "$MX_TARGET" $((start * 512)) "$MX_USED" "$TS_TMP/mx.$BASHPID.img"
 		fix_checker "$MX_TYPE" "$TS_TMP/mx.$BASHPID.img" >"$out" 2>&1 ||
 			{ ts_fail "$what: $MX_TYPE's checker: $(tail -3 "$out" | tr '\n' ' ')"; return 1; }
-		rm -f "$TS_TMP/mx.$BASHPID.img" ;;
+		rm -f "$TS_TMP/mx.$BASHPID.img"
+		# an LVM PV: pvs lists the segments it listed before the move
+		if [ "$MX_TYPE" = lvm ] && [ "$(grep '^segment ' "$out")" != "$MX_LVM_SEGS" ]; then
+			ts_fail "$what: pvs --segments differ: $(grep '^segment ' "$out" | tr '\n' ' ')"
+			return 1
+		fi
+		# blkid sees the contents there, as it saw them before
+		got=$(fix_probe "$MX_TARGET" $((start * 512)))
+		[ "$got" = "$MX_BLKID" ] ||
+			{ ts_fail "$what: blkid sees '$got' at sector $start, not '$MX_BLKID'"; return 1; } ;;
 	esac
 	[ -e "$MX_J" ] && { ts_fail "$what: the journal is still there"; return 1; }
 	return 0
@@ -818,6 +888,15 @@ fix_mx_sweep() {
 #          free).  step-used-xfs: a 16 MiB XFS (the least mkfs.xfs
 #          makes) at 63+36801 (ends at 36864, on the grain): new start
 #          2048, size 36864 - 2048 = 34816 >= 32768; p2 36864+4096.
+#          lvm: an LVM2 PV (fix_mkpv) of the same size, its extents
+#          random, pvck and pvs --segments checked after each point.
+#          A PV's size is its partition's (pvresize may grow it), so
+#          step-used-lvm's p1 is 63+16320 (type 8e, ends at 16383):
+#          rule 1: 16383 -> 14336: 12288 < 16320; rule 3: 2048 + 16320
+#          = 18368 -> 18432: size 16384.  The PV fills its first 6 MiB
+#          (16 extents of 256 KiB, LVs on PEs 1-2 and 13-14).  In
+#          batch-used-lvm it is 4 MiB (8 extents, LVs on 1-2 and 5-6).
+#          Both: pe_start 1 MiB, a second metadata area in the last MiB.
 # fix_mx_scenario NAME [TARGET]: build NAME's base image (NAME starts
 # with step, batch or left, and may end in -used) and set the MX_*
 # variables; TARGET (a loop device over $TS_TMP/NAME.img) when given.
@@ -846,6 +925,16 @@ fix_mx_scenario() {
 		fix_mkfs xfs "$MX_BASE" 63 $((16 * MiB))
 		MX_TYPE=xfs MX_OLD=63 MX_USED=$((16 * MiB)) MX_MODE=step
 		MX_NEW_ROW="1 2048 34816" MX_P2=36864 ;;
+	step*-lvm)
+		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
+		label: dos
+		unit: sectors
+		start=63, size=16320, type=8e
+		start=20480, size=4096, type=83
+		EOF
+		fix_mkfs lvm "$MX_BASE" 63 $((6 * MiB))
+		MX_TYPE=lvm MX_OLD=63 MX_USED=$((6 * MiB)) MX_MODE=step
+		MX_NEW_ROW="1 2048 16384" ;;
 	step*)
 		mkimg_sfdisk "$MX_BASE" $((32 * MiB)) <<-EOF
 		label: dos
@@ -907,6 +996,19 @@ fix_mx_scenario() {
 		rm -f "$TS_TMP/mx-used.img"
 	else
 		MX_ARGS+=(--copy-all)
+	fi
+	# what blkid -p sees at the old start, and after a move at the new
+	MX_BLKID=$(fix_probe "$MX_BASE" $((MX_OLD * 512)))
+	# an LVM PV: pvck passes on it and pvs lists its segments (compared
+	# after every crash point)
+	MX_LVM_SEGS=
+	if [ "$fs" = lvm ]; then
+		fix_cut "$MX_BASE" $((MX_OLD * 512)) "$MX_USED" "$TS_TMP/mx-pv.img"
+		fix_checker lvm "$TS_TMP/mx-pv.img" >"$TS_TMP/mx-pv.out" 2>&1 ||
+			ts_fail "$name: pvck or pvs on the PV made: $(tail -3 "$TS_TMP/mx-pv.out" | tr '\n' ' ')"
+		MX_LVM_SEGS=$(grep '^segment ' "$TS_TMP/mx-pv.out")
+		rm -f "$TS_TMP/mx-pv.img" "$TS_TMP/mx-pv.out"
+		ts_log "$name: the PV's segments: $(tr '\n' ';' <<<"$MX_LVM_SEGS")"
 	fi
 }
 
