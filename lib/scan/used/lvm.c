@@ -7,10 +7,8 @@
  *
  * The label and PV header come from probe/lvm.c (ba_lvm_pv_read), the
  * committed metadata text of the first usable area from ba_lvm_mda_text
- * (checksum, wrap-around).  The text (lvm2 lib/format_text/export.c,
- * import_vsn1.c; the config syntax of lib/config/config.c) is read
- * twice by one iterative, bounded parser over the buffer, without
- * recursion (sections at most MAX_DEPTH deep):
+ * (checksum, wrap-around).  The text is read twice by lvm-text.c's
+ * parser (bounded, without recursion):
  *   1. vg { extent_size }, and the physical_volumes/pvN section whose id
  *      is the label's (dashed as lvm prints it): its name, pe_start,
  *      pe_count;
@@ -34,33 +32,13 @@
 #include <string.h>
 
 #include "probe/probe.h"
+#include "used/lvm-text.h"
 #include "used/used.h"
-
-#define MAX_DEPTH 8 /* vg/logical_volumes/lv/segmentN is 4 */
-
-enum kind {
-	T_EOF,
-	T_WORD,
-	T_STR,
-	T_EQ,
-	T_OPEN,
-	T_CLOSE,
-	T_LBR,
-	T_RBR,
-	T_COMMA,
-	T_BAD
-};
-
-struct tok {
-	enum kind kind;
-	const char *p; /* a word, or a string's bytes between the quotes */
-	size_t len;
-};
 
 struct seg {
 	bool on;
 	uint64_t extent_count, stripe_count;
-	struct tok type;
+	struct ba_lvm_tok type;
 	int list;	 /* 0, 1 stripes, 2 mirrors */
 	uint64_t nareas; /* pairs in the list */
 	bool pend;	 /* the last area's name is this PV */
@@ -70,14 +48,13 @@ struct seg {
 };
 
 struct lvm {
-	const char *t;
-	size_t len, pos;
+	struct ba_lvm_text x;
 	int pass;
 	char id[40]; /* this PV's id, dashed */
 	/* pass 1 */
 	unsigned int vgs;
 	uint64_t extent_sectors;
-	struct tok cur_name, name;
+	struct ba_lvm_tok cur_name, name;
 	bool cur_match, found;
 	uint64_t cur_vals[2], vals[2]; /* pe_start, pe_count */
 	unsigned int cur_have;
@@ -85,137 +62,25 @@ struct lvm {
 	struct seg seg;
 	struct ba_used_map *m;
 	uint64_t pe_start_bytes, extent_bytes, pe_count;
-	char *why;
-	size_t wlen;
 };
 
-static bool is_word(char ch)
+static bool in_pvs(const struct ba_lvm_tok *path, int depth)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
-	       ch == '+' || ch == '-';
+	return depth == 3 && ba_lvm_tok_is(&path[1], "physical_volumes");
 }
 
-static struct tok lex(struct lvm *l)
+static bool in_seg(const struct ba_lvm_tok *path, int depth)
 {
-	const char *t = l->t;
-	struct tok k = {T_EOF, NULL, 0};
-
-	for (;;) {
-		while (l->pos < l->len &&
-		       (t[l->pos] == ' ' || t[l->pos] == '\t' ||
-			t[l->pos] == '\n' || t[l->pos] == '\r'))
-			l->pos++;
-		if (l->pos < l->len && t[l->pos] == '#') {
-			while (l->pos < l->len && t[l->pos] != '\n')
-				l->pos++;
-			continue;
-		}
-		break;
-	}
-	if (l->pos >= l->len || t[l->pos] == '\0')
-		return k;
-	k.p = t + l->pos;
-	switch (t[l->pos]) {
-	case '=':
-		k.kind = T_EQ;
-		break;
-	case '{':
-		k.kind = T_OPEN;
-		break;
-	case '}':
-		k.kind = T_CLOSE;
-		break;
-	case '[':
-		k.kind = T_LBR;
-		break;
-	case ']':
-		k.kind = T_RBR;
-		break;
-	case ',':
-		k.kind = T_COMMA;
-		break;
-	case '"': {
-		size_t i = l->pos + 1;
-
-		while (i < l->len && t[i] != '"' && t[i] != '\0')
-			i += t[i] == '\\' && i + 1 < l->len ? 2 : 1;
-		if (i >= l->len || t[i] != '"') {
-			k.kind = T_BAD;
-			return k;
-		}
-		k.kind = T_STR;
-		k.p = t + l->pos + 1;
-		k.len = i - l->pos - 1;
-		l->pos = i + 1;
-		return k;
-	}
-	default:
-		if (!is_word(t[l->pos])) {
-			k.kind = T_BAD;
-			return k;
-		}
-		k.kind = T_WORD;
-		while (l->pos < l->len && is_word(t[l->pos])) {
-			l->pos++;
-			k.len++;
-		}
-		return k;
-	}
-	l->pos++;
-	k.len = 1;
-	return k;
-}
-
-static bool is(const struct tok *k, const char *s)
-{
-	size_t n = strlen(s);
-
-	return k->len == n && !memcmp(k->p, s, n);
-}
-
-static bool same(const struct tok *a, const struct tok *b)
-{
-	return a->len == b->len && !memcmp(a->p, b->p, a->len);
-}
-
-static int bad(struct lvm *l, const char *what)
-{
-	snprintf(l->why, l->wlen,
-		 "its metadata text is not what lvm writes (%s, byte %zu)",
-		 what, l->pos);
-	return -EBADMSG;
-}
-
-/* A decimal number of at most 2^63 - 1. */
-static int num(struct lvm *l, const struct tok *k, uint64_t *v)
-{
-	*v = 0;
-	if (k->kind != T_WORD || !k->len)
-		return bad(l, "a number expected");
-	for (size_t i = 0; i < k->len; i++) {
-		if (k->p[i] < '0' || k->p[i] > '9' || *v > (INT64_MAX - 9) / 10)
-			return bad(l, "a number expected");
-		*v = *v * 10 + (uint64_t)(k->p[i] - '0');
-	}
-	return 0;
-}
-
-static bool in_pvs(const struct tok *path, int depth)
-{
-	return depth == 3 && is(&path[1], "physical_volumes");
-}
-
-static bool in_seg(const struct tok *path, int depth)
-{
-	return depth == 4 && is(&path[1], "logical_volumes") &&
+	return depth == 4 && ba_lvm_tok_is(&path[1], "logical_volumes") &&
 	       path[3].len >= 7 && !memcmp(path[3].p, "segment", 7);
 }
 
-static int on_push(struct lvm *l, const struct tok *path, int depth)
+static int on_push(void *arg, const struct ba_lvm_tok *path, int depth)
 {
+	struct lvm *l = arg;
+
 	if (depth == 1 && l->pass == 1 && ++l->vgs > 1)
-		return bad(l, "two volume groups");
+		return ba_lvm_text_bad(&l->x, "two volume groups");
 	if (l->pass == 1 && in_pvs(path, depth)) {
 		l->cur_name = path[2];
 		l->cur_match = false;
@@ -225,7 +90,7 @@ static int on_push(struct lvm *l, const struct tok *path, int depth)
 		l->seg.on = true;
 		l->seg.extent_count = 0;
 		l->seg.stripe_count = 0;
-		l->seg.type = (struct tok){T_EOF, NULL, 0};
+		l->seg.type = (struct ba_lvm_tok){BA_LVM_EOF, NULL, 0};
 		l->seg.list = 0;
 		l->seg.nareas = 0;
 		l->seg.pend = false;
@@ -235,7 +100,7 @@ static int on_push(struct lvm *l, const struct tok *path, int depth)
 	return 0;
 }
 
-static bool lv_only(const struct tok *type)
+static bool lv_only(const struct ba_lvm_tok *type)
 {
 	static const char *const types[] = {
 		"thin",	    "thin-pool",  "cache",     "cache-pool",
@@ -244,43 +109,44 @@ static bool lv_only(const struct tok *type)
 	};
 
 	for (size_t i = 0; types[i]; i++)
-		if (is(type, types[i]))
+		if (ba_lvm_tok_is(type, types[i]))
 			return true;
 	return type->len >= 4 && !memcmp(type->p, "raid", 4);
 }
 
 /* A segment's areas on this PV into the map. */
-static int end_seg(struct lvm *l, const struct tok *path)
+static int end_seg(struct lvm *l, const struct ba_lvm_tok *path)
 {
 	struct seg *s = &l->seg;
 	uint64_t area_len;
 	int rc;
 
 	s->on = false;
-	if (s->type.kind != T_STR)
-		return bad(l, "a segment without a type");
+	if (s->type.kind != BA_LVM_STR)
+		return ba_lvm_text_bad(&l->x, "a segment without a type");
 	if (!s->extent_count)
-		return bad(l, "a segment of no extents");
-	if (is(&s->type, "striped") && s->list != 2) {
+		return ba_lvm_text_bad(&l->x, "a segment of no extents");
+	if (ba_lvm_tok_is(&s->type, "striped") && s->list != 2) {
 		if (!s->nareas ||
 		    (s->stripe_count && s->stripe_count != s->nareas) ||
 		    s->extent_count % s->nareas)
-			return bad(l,
-				   "a striped segment's stripes do not add up");
+			return ba_lvm_text_bad(
+				&l->x,
+				"a striped segment's stripes do not add up");
 		area_len = s->extent_count / s->nareas;
-	} else if (is(&s->type, "mirror") && s->list != 1) {
+	} else if (ba_lvm_tok_is(&s->type, "mirror") && s->list != 1) {
 		area_len = s->extent_count;
 	} else if (lv_only(&s->type) && !s->list) {
 		area_len = 0;
 	} else {
-		snprintf(l->why, l->wlen,
+		snprintf(l->x.why, l->x.wlen,
 			 "LV \"%.*s\" has a segment of type \"%.*s\", not read",
 			 (int)(path[2].len > 64 ? 64 : path[2].len), path[2].p,
 			 (int)(s->type.len > 32 ? 32 : s->type.len), s->type.p);
 		return -ENOTSUP;
 	}
 	if (s->foreign || (!area_len && s->nmine)) {
-		snprintf(l->why, l->wlen,
+		snprintf(l->x.why, l->x.wlen,
 			 "LV \"%.*s\" names this PV in a way not read",
 			 (int)(path[2].len > 64 ? 64 : path[2].len), path[2].p);
 		return -ENOTSUP;
@@ -289,7 +155,7 @@ static int end_seg(struct lvm *l, const struct tok *path)
 		uint64_t pe = s->mine[i];
 
 		if (pe >= l->pe_count || area_len > l->pe_count - pe) {
-			snprintf(l->why, l->wlen,
+			snprintf(l->x.why, l->x.wlen,
 				 "LV \"%.*s\" uses extents %llu+%llu, past "
 				 "this PV's %llu",
 				 (int)(path[2].len > 64 ? 64 : path[2].len),
@@ -306,13 +172,17 @@ static int end_seg(struct lvm *l, const struct tok *path)
 	return 0;
 }
 
-static int on_pop(struct lvm *l, const struct tok *path, int depth)
+static int on_pop(void *arg, const struct ba_lvm_tok *path, int depth)
 {
+	struct lvm *l = arg;
+
 	if (l->pass == 1 && in_pvs(path, depth) && l->cur_match) {
 		if (l->found)
-			return bad(l, "two PVs with this PV's id");
+			return ba_lvm_text_bad(&l->x,
+					       "two PVs with this PV's id");
 		if (l->cur_have != 3)
-			return bad(l, "a PV without pe_start or pe_count");
+			return ba_lvm_text_bad(
+				&l->x, "a PV without pe_start or pe_count");
 		l->found = true;
 		l->name = l->cur_name;
 		l->vals[0] = l->cur_vals[0];
@@ -324,19 +194,19 @@ static int on_pop(struct lvm *l, const struct tok *path, int depth)
 }
 
 /* An area list item @idx (name, first PE, name, ...). */
-static int area_item(struct lvm *l, const struct tok *v, uint64_t idx)
+static int area_item(struct lvm *l, const struct ba_lvm_tok *v, uint64_t idx)
 {
 	struct seg *s = &l->seg;
 	uint64_t pe;
 	int rc;
 
 	if (!(idx & 1)) {
-		if (v->kind != T_STR)
-			return bad(l, "an area without a name");
-		s->pend = same(v, &l->name);
+		if (v->kind != BA_LVM_STR)
+			return ba_lvm_text_bad(&l->x, "an area without a name");
+		s->pend = ba_lvm_tok_same(v, &l->name);
 		return 0;
 	}
-	rc = num(l, v, &pe);
+	rc = ba_lvm_text_num(&l->x, v, &pe);
 	if (rc)
 		return rc;
 	s->nareas++;
@@ -356,116 +226,65 @@ static int area_item(struct lvm *l, const struct tok *v, uint64_t idx)
 }
 
 /* key = @v (item @idx of a list, or -1 for a scalar). */
-static int on_value(struct lvm *l, const struct tok *path, int depth,
-		    const struct tok *key, const struct tok *v, int64_t idx)
+static int on_value(void *arg, const struct ba_lvm_tok *path, int depth,
+		    const struct ba_lvm_tok *key, const struct ba_lvm_tok *v,
+		    int64_t idx)
 {
+	struct lvm *l = arg;
 	struct seg *s = &l->seg;
 	int list;
 
 	if (l->pass == 1) {
-		if (depth == 1 && idx < 0 && is(key, "extent_size"))
-			return num(l, v, &l->extent_sectors);
+		if (depth == 1 && idx < 0 && ba_lvm_tok_is(key, "extent_size"))
+			return ba_lvm_text_num(&l->x, v, &l->extent_sectors);
 		if (!in_pvs(path, depth) || idx >= 0)
 			return 0;
-		if (is(key, "id"))
-			l->cur_match = v->kind == T_STR && is(v, l->id);
-		else if (is(key, "pe_start") || is(key, "pe_count")) {
-			int i = is(key, "pe_count");
+		if (ba_lvm_tok_is(key, "id"))
+			l->cur_match = v->kind == BA_LVM_STR &&
+				       ba_lvm_tok_is(v, l->id);
+		else if (ba_lvm_tok_is(key, "pe_start") ||
+			 ba_lvm_tok_is(key, "pe_count")) {
+			int i = ba_lvm_tok_is(key, "pe_count");
 
 			l->cur_have |= 1u << i;
-			return num(l, v, &l->cur_vals[i]);
+			return ba_lvm_text_num(&l->x, v, &l->cur_vals[i]);
 		}
 		return 0;
 	}
 	if (!s->on || !in_seg(path, depth))
 		return 0;
-	list = is(key, "stripes") ? 1 : is(key, "mirrors") ? 2 : 0;
+	list = ba_lvm_tok_is(key, "stripes")   ? 1
+	       : ba_lvm_tok_is(key, "mirrors") ? 2
+					       : 0;
 	if (list) {
 		if (idx < 0)
-			return bad(l, "an area list that is no list");
+			return ba_lvm_text_bad(&l->x,
+					       "an area list that is no list");
 		if (idx == 0) {
 			if (s->list)
-				return bad(l, "two area lists in a segment");
+				return ba_lvm_text_bad(
+					&l->x, "two area lists in a segment");
 			s->list = list;
 		}
 		return area_item(l, v, (uint64_t)idx);
 	}
-	if (idx < 0 && is(key, "extent_count"))
-		return num(l, v, &s->extent_count);
-	if (idx < 0 && is(key, "stripe_count"))
-		return num(l, v, &s->stripe_count);
-	if (idx < 0 && is(key, "type")) {
-		if (v->kind != T_STR)
-			return bad(l, "a type that is no string");
+	if (idx < 0 && ba_lvm_tok_is(key, "extent_count"))
+		return ba_lvm_text_num(&l->x, v, &s->extent_count);
+	if (idx < 0 && ba_lvm_tok_is(key, "stripe_count"))
+		return ba_lvm_text_num(&l->x, v, &s->stripe_count);
+	if (idx < 0 && ba_lvm_tok_is(key, "type")) {
+		if (v->kind != BA_LVM_STR)
+			return ba_lvm_text_bad(&l->x,
+					       "a type that is no string");
 		s->type = *v;
 		return 0;
 	}
-	if (v->kind == T_STR && same(v, &l->name))
+	if (v->kind == BA_LVM_STR && ba_lvm_tok_same(v, &l->name))
 		s->foreign = true;
 	return 0;
 }
 
-/* One pass over the text: sections, key = value, key = [v, ...]. */
-static int parse(struct lvm *l)
-{
-	struct tok path[MAX_DEPTH], k, key, v;
-	int depth = 0, rc;
-
-	l->pos = 0;
-	for (;;) {
-		k = lex(l);
-		if (k.kind == T_EOF)
-			return depth ? bad(l, "a section not closed") : 0;
-		if (k.kind == T_CLOSE) {
-			if (!depth)
-				return bad(l, "a '}' too many");
-			rc = on_pop(l, path, depth);
-			if (rc)
-				return rc;
-			depth--;
-			continue;
-		}
-		if (k.kind != T_WORD)
-			return bad(l, "a name expected");
-		key = k;
-		k = lex(l);
-		if (k.kind == T_OPEN) {
-			if (depth == MAX_DEPTH)
-				return bad(l, "sections too deep");
-			path[depth++] = key;
-			rc = on_push(l, path, depth);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (k.kind != T_EQ)
-			return bad(l, "'=' or '{' expected");
-		v = lex(l);
-		if (v.kind == T_WORD || v.kind == T_STR) {
-			rc = on_value(l, path, depth, &key, &v, -1);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (v.kind != T_LBR)
-			return bad(l, "a value expected");
-		for (int64_t idx = 0;; idx++) {
-			v = lex(l);
-			if (v.kind == T_RBR && idx == 0)
-				break;
-			if (v.kind != T_WORD && v.kind != T_STR)
-				return bad(l, "a list item expected");
-			rc = on_value(l, path, depth, &key, &v, idx);
-			if (rc)
-				return rc;
-			k = lex(l);
-			if (k.kind == T_RBR)
-				break;
-			if (k.kind != T_COMMA)
-				return bad(l, "',' or ']' expected");
-		}
-	}
-}
+static const struct ba_lvm_text_ops ops = {on_push, on_pop, on_value};
 
 /* The PV's id as lvm prints it: 6-4-4-4-4-4-6. */
 static void dashed(const char *id, char *out)
@@ -519,7 +338,7 @@ static int mda_text(struct ba_io *io, uint64_t off, uint64_t size,
 int ba_used_lvm(struct ba_io *io, uint64_t off, uint64_t size,
 		struct ba_used_map *m, char *why, size_t len)
 {
-	struct lvm l = {.m = m, .why = why, .wlen = len};
+	struct lvm l = {.x = {.why = why, .wlen = len}, .m = m};
 	struct ba_lvm_pv pv;
 	char *text = NULL;
 	int rc;
@@ -535,7 +354,7 @@ int ba_used_lvm(struct ba_io *io, uint64_t off, uint64_t size,
 	}
 	if (rc)
 		return rc;
-	rc = mda_text(io, off, size, &pv, &text, &l.len, why, len);
+	rc = mda_text(io, off, size, &pv, &text, &l.x.len, why, len);
 	if (rc)
 		return rc;
 	m->unit = 512;
@@ -559,9 +378,9 @@ int ba_used_lvm(struct ba_io *io, uint64_t off, uint64_t size,
 		goto out; /* no VG: no extent used */
 
 	dashed(pv.pvid, l.id);
-	l.t = text;
+	l.x.t = text;
 	l.pass = 1;
-	rc = parse(&l);
+	rc = ba_lvm_text_parse(&l.x, &ops, &l);
 	if (rc)
 		goto out;
 	if (!l.found || !l.extent_sectors) {
@@ -598,7 +417,7 @@ int ba_used_lvm(struct ba_io *io, uint64_t off, uint64_t size,
 	}
 	m->unit = l.extent_bytes > UINT32_MAX ? 0 : (uint32_t)l.extent_bytes;
 	l.pass = 2;
-	rc = parse(&l);
+	rc = ba_lvm_text_parse(&l.x, &ops, &l);
 out:
 	free(l.seg.mine);
 	free(text);
