@@ -143,13 +143,8 @@ static int fail(struct btrfs *b, int rc, const char *msg)
 
 static int rd(struct btrfs *b, uint64_t at, size_t len, void *buf)
 {
-	int rc = ba_io_read_region(b->io, b->off, b->size, at, len, buf);
-
-	if (rc == 1)
-		return bad(b, -EBADMSG,
-			   "its structures point past its end (byte %llu)",
-			   (unsigned long long)at);
-	return rc;
+	return ba_used_read_at(b->io, b->off, b->size, at, len, buf, b->why,
+			       b->wlen);
 }
 
 /* A chunk item at @p (@len bytes) into @l. */

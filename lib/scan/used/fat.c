@@ -58,20 +58,6 @@ static uint64_t le64(const uint8_t *p)
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-static int rd(struct ba_io *io, uint64_t off, uint64_t size, uint64_t at,
-	      size_t len, void *buf, char *why, size_t wlen)
-{
-	int rc = ba_io_read_region(io, off, size, at, len, buf);
-
-	if (rc == 1) {
-		snprintf(why, wlen,
-			 "its structures point past its end (byte %llu)",
-			 (unsigned long long)at);
-		return -EBADMSG;
-	}
-	return rc;
-}
-
 static int pow2(uint32_t v)
 {
 	return v && !(v & (v - 1));
@@ -86,7 +72,7 @@ int ba_used_fat(struct ba_io *io, uint64_t off, uint64_t size,
 	uint64_t data, clus, fatbytes, need, at;
 	int rc;
 
-	rc = rd(io, off, size, 0, sizeof(bs), bs, why, len);
+	rc = ba_used_read_at(io, off, size, 0, sizeof(bs), bs, why, len);
 	if (rc)
 		return rc;
 	bps = le16(bs + 11);
@@ -158,7 +144,8 @@ int ba_used_fat(struct ba_io *io, uint64_t off, uint64_t size,
 		return -ENOMEM;
 	at = (uint64_t)(first + (uint64_t)active * fatsz) * bps;
 	if (bits == 12) {
-		rc = rd(io, off, size, at, (size_t)need, fat, why, len);
+		rc = ba_used_read_at(io, off, size, at, (size_t)need, fat, why,
+				     len);
 		if (rc)
 			goto out;
 		for (uint32_t c = 2; c < clusters + 2; c++) {
@@ -185,7 +172,8 @@ int ba_used_fat(struct ba_io *io, uint64_t off, uint64_t size,
 
 			if (n > per)
 				n = per;
-			rc = rd(io, off, size, at + (uint64_t)c * (bits / 8),
+			rc = ba_used_read_at(
+				io, off, size, at + (uint64_t)c * (bits / 8),
 				(size_t)n * (bits / 8), fat, why, len);
 			if (rc)
 				goto out;
@@ -242,8 +230,9 @@ static int exfat_bitmap(struct ba_io *io, uint64_t off, uint64_t size,
 
 		if (c < 2 || c - 2 >= count)
 			break;
-		rc = rd(io, off, size, heap + (uint64_t)(c - 2) * clus,
-			(size_t)clus, buf, why, len);
+		rc = ba_used_read_at(io, off, size,
+				     heap + (uint64_t)(c - 2) * clus,
+				     (size_t)clus, buf, why, len);
 		if (rc)
 			goto out;
 		for (uint64_t i = 0; i + 32 <= clus; i += 32) {
@@ -257,7 +246,8 @@ static int exfat_bitmap(struct ba_io *io, uint64_t off, uint64_t size,
 				goto out;
 			}
 		}
-		rc = rd(io, off, size, fatat + (uint64_t)c * 4, 4, e, why, len);
+		rc = ba_used_read_at(io, off, size, fatat + (uint64_t)c * 4, 4,
+				     e, why, len);
 		if (rc)
 			goto out;
 		c = le32(e);
@@ -280,7 +270,7 @@ int ba_used_exfat(struct ba_io *io, uint64_t off, uint64_t size,
 	unsigned active;
 	int rc;
 
-	rc = rd(io, off, size, 0, sizeof(bs), bs, why, len);
+	rc = ba_used_read_at(io, off, size, 0, sizeof(bs), bs, why, len);
 	if (rc)
 		return rc;
 	if (memcmp(bs + 3, "EXFAT   ", 8) || bs[510] != 0x55 ||
@@ -348,7 +338,8 @@ int ba_used_exfat(struct ba_io *io, uint64_t off, uint64_t size,
 
 		if (n > FAT_CHUNK * 8)
 			n = FAT_CHUNK * 8;
-		rc = rd(io, off, size, at, (n + 7) / 8, bmp, why, len);
+		rc = ba_used_read_at(io, off, size, at, (n + 7) / 8, bmp, why,
+				     len);
 		if (rc)
 			break;
 		for (uint32_t i = 0; i < n; i++, c++) {

@@ -49,6 +49,20 @@ const char *ba_used_source_of(const char *type)
 	return readers[i].type ? readers[i].source : "whole";
 }
 
+int ba_used_read_at(struct ba_io *io, uint64_t off, uint64_t size, uint64_t at,
+		    size_t len, void *buf, char *why, size_t wlen)
+{
+	int rc = ba_io_read_region(io, off, size, at, len, buf);
+
+	if (rc == 1) {
+		snprintf(why, wlen,
+			 "its structures point past its end (byte %llu)",
+			 (unsigned long long)at);
+		return -EBADMSG;
+	}
+	return rc;
+}
+
 int ba_used_add(struct ba_used_map *m, uint64_t off, uint64_t len)
 {
 	if (!len)

@@ -74,6 +74,15 @@ int ba_used_read(struct ba_io *io, uint64_t off, uint64_t size,
 /* The map's source for @type ("whole" when no reader knows it). */
 const char *ba_used_source_of(const char *type);
 
+/*
+ * A reader's read: @len bytes at byte @at of the contents at @off of @io
+ * (@size bytes), as ba_io_read_region reads them: 0, or -errno; -EBADMSG,
+ * @why saying so, when they pass the contents' end (a structure points
+ * past it).
+ */
+int ba_used_read_at(struct ba_io *io, uint64_t off, uint64_t size, uint64_t at,
+		    size_t len, void *buf, char *why, size_t wlen);
+
 /* Add [off, off + len) in any order (0 or -ENOMEM, -E2BIG past
  * BA_USED_MAX_EXTENTS); ba_used_read normalises afterwards. */
 int ba_used_add(struct ba_used_map *m, uint64_t off, uint64_t len);

@@ -94,23 +94,13 @@ struct xfs {
 	uint8_t *buf; /* a block */
 };
 
-/* Read @len bytes at byte @at of the filesystem: 0, or -errno (-EBADMSG
- * with @why when it is outside the region). */
+/* Read @len bytes at byte @at of the filesystem (ba_used_read_at). */
 static int rd(struct xfs *x, uint64_t at, size_t len, void *buf, char *why,
 	      size_t wlen)
 {
-	int rc = ba_io_read_region(x->io, x->off, x->size, at, len, buf);
-
-	if (rc == 1) {
-		snprintf(why, wlen,
-			 "its structures point past its end (byte %llu)",
-			 (unsigned long long)at);
-		return -EBADMSG;
-	}
-	return rc;
+	return ba_used_read_at(x->io, x->off, x->size, at, len, buf, why, wlen);
 }
 
-/* The cycle of log block @blk (512 bytes) at byte @log. */
 static int log_cycle(struct xfs *x, uint64_t log, uint64_t blk, uint32_t *c,
 		     char *why, size_t len)
 {
