@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # move-matrix.sh - the correctness matrix of `blkalign fix` as real moves
 # (tests/ts/fix/move-matrix-*): a kind of contents, filled to a given
 # share with files by the real tools, moved four times in a chain on
@@ -31,7 +32,7 @@
 # MM_F is a multiple of 128 sectors (64 KiB), so the size never changes:
 # every kind keeps its size, an LVM PV (used: the whole partition) too.
 #
-# After every move (mm_verify): fix's exit status and JSON (the row,
+# After every move (mm_move): fix's exit status and JSON (the row,
 # the mode by the shift, map_source the kind's reader, bytes_copied at
 # least what the kind's own tools count used and less than the
 # partition, or all of it for a kind moved whole), the table (sfdisk
@@ -40,6 +41,7 @@
 # checker and every file's sha256 read back through its own driver or
 # tools (mm_check_kind).
 
+MM_F=65536 # the partition's size in sectors; a test sets its own
 MM_MNT=
 MM_FUSE_PID=
 
@@ -50,7 +52,23 @@ mm_setup() {
 	MM_MNT=$TS_TMP/mnt
 	mkdir -p "$MM_MNT"
 	ts_on_exit "mm_umount"
+	# shellcheck disable=SC2034 # the test's total, logged at its end
 	MM_T0=$SECONDS
+}
+
+# mm_require_fs FS...: the kernel mounts FS (loaded, or a module that
+# loads); missing in CI is a failure, elsewhere a skip.
+mm_require_fs() {
+	local fs
+	for fs in "$@"; do
+		grep -qw "$fs" /proc/filesystems || modprobe -q "$fs" 2>/dev/null || {
+			[ "${CI:-}" = true ] && {
+				ts_log "FAIL: this kernel has no $fs"
+				exit 1
+			}
+			ts_skip "this kernel has no $fs"
+		}
+	done
 }
 
 # mm_umount: whatever is mounted on MM_MNT, and the FUSE daemon waited
@@ -70,7 +88,10 @@ mm_fuse_ready() {
 	local i
 	for ((i = 0; i < 100; i++)); do
 		mountpoint -q "$MM_MNT" && return 0
-		kill -0 "$MM_FUSE_PID" 2>/dev/null || { MM_FUSE_PID=; return 1; }
+		kill -0 "$MM_FUSE_PID" 2>/dev/null || {
+			MM_FUSE_PID=
+			return 1
+		}
 		sleep 0.1
 	done
 	return 1
@@ -100,7 +121,7 @@ mm_exfat_mount() {
 # between used blocks.  A full filesystem ends it.
 mm_fill() {
 	python3 - "$@" <<'PY'
-import os, random, sys
+import os, random, sys, time
 d, pct, seed = sys.argv[1], float(sys.argv[2]) / 100, int(sys.argv[3])
 rnd = random.Random(seed)
 sizes = [0, 1, 100, 1000, 4095, 4096, 4097, 12345, 65536, 100000,
@@ -135,6 +156,16 @@ def grow():
 grow()
 for p in files[::3]:
     os.unlink(p)
+# XFS frees a deleted file's blocks in the background (inodegc): wait
+# until statvfs stops changing
+prev = -1
+for _ in range(30):
+    os.sync()
+    u = usage()
+    if u == prev:
+        break
+    prev = u
+    time.sleep(0.1)
 grow()
 os.sync()
 PY
@@ -162,12 +193,10 @@ mm_used_sum() {
 }
 
 # ---------------------------------------------------------------------
-# Building one kind: mm_build KIND PERCENT makes $MM_FS (a file of MM_F
-# sectors) filled to PERCENT, and sets MM_WANT (what mm_check_kind must
-# find again), MM_SOURCE (the map fix must use), MM_WHOLE (1: the kind
-# is moved whole), MM_USED (its tools' used bytes, what a move copies at
-# least).
+# Building one kind
 
+# mm_lvmc CMD ARGS...: an LVM command that sees only MM_LVDEV, never
+# activates, locks nothing and keeps no backup.
 mm_lvmc() {
 	local cmd=$1
 	shift
@@ -194,49 +223,96 @@ mm_lv_state() {
 	mm_lvmc pvck "$1" >/dev/null 2>&1 && echo "pvck clean" || echo "pvck failed"
 }
 
+# mm_build KIND PERCENT: $MM_FS, a file of MM_F sectors holding KIND
+# filled to PERCENT; sets MM_WANT (what mm_check_kind must find again),
+# MM_SOURCE (the map fix must use), MM_WHOLE (1: the kind is moved
+# whole), MM_USED (its tools' used bytes, what a move copies at least).
 mm_build() {
-	local kind=$1 pct=$2 dev i n a b p
+	local kind=$1 pct=$2 dev p o=()
 	MM_FS=$TS_TMP/fs.img
 	MM_WANT=$TS_TMP/want
 	MM_WHOLE=0
 	rm -f "$MM_FS"
 	truncate -s $((MM_F * 512)) "$MM_FS"
 	case $kind in
-	ext2) MM_SOURCE=libext2fs; mkfs.ext2 -q -F -b 1024 "$MM_FS" ;;
-	ext3) MM_SOURCE=libext2fs; mkfs.ext3 -q -F -b 4096 -g 2048 "$MM_FS" ;;
-	ext4) MM_SOURCE=libext2fs; mkfs.ext4 -q -F -b 4096 -g 2048 -G 4 "$MM_FS" ;;
-	ext4-bigalloc) MM_SOURCE=libext2fs
-		mkfs.ext4 -q -F -b 4096 -O bigalloc -C 16384 -g 512 "$MM_FS" ;;
-	ext4-1k) MM_SOURCE=libext2fs; mkfs.ext4 -q -F -b 1024 "$MM_FS" ;;
-	xfs) MM_SOURCE=xfs-bnobt
+	ext2)
+		MM_SOURCE=libext2fs
+		mkfs.ext2 -q -F -b 1024 "$MM_FS"
+		;;
+	ext3)
+		MM_SOURCE=libext2fs
+		mkfs.ext3 -q -F -b 4096 -g 2048 "$MM_FS"
+		;;
+	ext4)
+		MM_SOURCE=libext2fs
+		mkfs.ext4 -q -F -b 4096 -g 2048 -G 4 "$MM_FS"
+		;;
+	ext4-bigalloc)
+		MM_SOURCE=libext2fs
+		mkfs.ext4 -q -F -b 4096 -O bigalloc -C 16384 -g 512 "$MM_FS"
+		;;
+	ext4-1k)
+		MM_SOURCE=libext2fs
+		mkfs.ext4 -q -F -b 1024 "$MM_FS"
+		;;
+	xfs)
+		MM_SOURCE=xfs-bnobt
 		# mkfs.xfs refuses below 300 MiB unless run as by xfstests
 		TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -m crc=1,reflink=1 \
-			-d agcount=2 "$MM_FS" ;;
-	btrfs) MM_SOURCE=btrfs-chunks; mkfs.btrfs -q -f -m single -d single "$MM_FS" ;;
-	ntfs) MM_SOURCE=libntfs-3g
+			-d agcount=2 "$MM_FS"
+		;;
+	btrfs)
+		MM_SOURCE=btrfs-chunks
+		mkfs.btrfs -q -f -m single -d single "$MM_FS"
+		;;
+	ntfs)
+		MM_SOURCE=libntfs-3g
 		# hidden sectors 63, as an installer writes them: fix sets
 		# them to each new start
-		mkntfs -q -F -f -p 63 -H 255 -S 63 "$MM_FS" ;;
-	fat16) MM_SOURCE=fat; mkfs.fat -F 16 -h 63 -i 1234abcd "$MM_FS" ;;
-	fat32) MM_SOURCE=fat; mkfs.fat -F 32 -s 1 -h 63 -i 1234abcd "$MM_FS" ;;
-	exfat) MM_SOURCE=exfat-bitmap; mkfs.exfat "$MM_FS" ;;
-	swap | swap-hibernated) MM_SOURCE=swap-header
+		mkntfs -q -F -f -p 63 -H 255 -S 63 "$MM_FS"
+		;;
+	fat16)
+		MM_SOURCE=fat
+		mkfs.fat -F 16 -h 63 -i 1234abcd "$MM_FS"
+		;;
+	fat32)
+		MM_SOURCE=fat
+		mkfs.fat -F 32 -s 1 -h 63 -i 1234abcd "$MM_FS"
+		;;
+	exfat)
+		MM_SOURCE=exfat-bitmap
+		mkfs.exfat "$MM_FS"
+		;;
+	swap | swap-hibernated)
+		MM_SOURCE=swap-header
 		chmod 600 "$MM_FS"
 		# swapped-out pages after the header: a move copies none
 		head -c $((MM_F * 512)) /dev/urandom | dd of="$MM_FS" conv=notrunc status=none
-		mkswap -L mm-swap -U 5e1f0c2a-7d1b-4c39-9a2e-3b1f6d0c8e11 "$MM_FS" ;;
-	lvm) MM_SOURCE=lvm-segments; true ;;
-	*) ts_fail "mm_build: unknown kind '$kind'"; return 1 ;;
-	esac >"$TS_TMP/mkfs.out" 2>&1 || { ts_fail "$kind: mkfs: $(tail -3 "$TS_TMP/mkfs.out")"; return 1; }
+		mkswap -L mm-swap -U 5e1f0c2a-7d1b-4c39-9a2e-3b1f6d0c8e11 "$MM_FS"
+		;;
+	lvm)
+		MM_SOURCE=lvm-segments
+		true
+		;;
+	*)
+		ts_fail "mm_build: unknown kind '$kind'"
+		return 1
+		;;
+	esac >"$TS_TMP/mkfs.out" 2>&1 || {
+		ts_fail "$kind: mkfs: $(tail -3 "$TS_TMP/mkfs.out")"
+		return 1
+	}
 	: >"$MM_WANT"
 	case $kind in
 	ext* | xfs | btrfs)
 		# xfs: no speculative preallocation, which statvfs counts
 		# used until the files are closed and trimmed
-		local o=()
 		[ "$kind" = xfs ] && o=(-o allocsize=4096)
 		dev=$(ts_loop_attach "$MM_FS") && mount "${o[@]}" "$dev" "$MM_MNT" ||
-			{ ts_fail "$kind: cannot mount the new filesystem"; return 1; }
+			{
+				ts_fail "$kind: cannot mount the new filesystem"
+				return 1
+			}
 		p=$MM_MNT
 		if [ "$kind" = btrfs ]; then
 			# a subvolume holds most of the files
@@ -255,10 +331,14 @@ mm_build() {
 		ts_log "    $kind $pct%: $(mm_usage "$MM_MNT")"
 		mm_manifest "$MM_MNT" >"$MM_WANT"
 		umount "$MM_MNT"
-		ts_loop_detach "$dev" ;;
+		ts_loop_detach "$dev"
+		;;
 	ntfs)
 		dev=$(ts_loop_attach "$MM_FS") && mm_ntfs_mount "$dev" ||
-			{ ts_fail "ntfs: ntfs-3g cannot mount it: $(cat "$TS_TMP/ntfs-3g.log")"; return 1; }
+			{
+				ts_fail "ntfs: ntfs-3g cannot mount it: $(cat "$TS_TMP/ntfs-3g.log")"
+				return 1
+			}
 		mm_fill "$MM_MNT" "$pct" "$pct" || ts_fail "ntfs: filling to $pct%"
 		# alternate data streams (ntfs-3g's streams_interface=xattr)
 		# on two files, and a sparse file made by ntfs-3g (a hole
@@ -271,14 +351,19 @@ mm_build() {
 		done
 		ts_log "    ntfs $pct%: $(mm_usage "$MM_MNT")"
 		mm_ntfs_manifest >"$MM_WANT"
+		ts_expect_eq "ntfs $pct%: files with a stream user.ads" 2 "$(grep -c '^ads ' "$MM_WANT")"
 		mm_umount
 		ts_loop_detach "$dev"
 		ntfsinfo -F /sparse "$MM_FS" 2>/dev/null | grep -q 'SPARSE' &&
 			ts_ok "ntfs: ntfsinfo says the file 'sparse' is sparse" ||
-			ts_fail "ntfs: ntfsinfo: 'sparse' is not sparse" ;;
+			ts_fail "ntfs: ntfsinfo: 'sparse' is not sparse"
+		;;
 	exfat)
 		dev=$(ts_loop_attach "$MM_FS") && mm_exfat_mount "$dev" ||
-			{ ts_fail "exfat: cannot mount it"; return 1; }
+			{
+				ts_fail "exfat: cannot mount it"
+				return 1
+			}
 		mm_fill "$MM_MNT" "$pct" "$pct" || ts_fail "exfat: filling to $pct%"
 		# the driver refills the holes first fit: make some that stay
 		find "$MM_MNT" -type f | sort | awk 'NR % 5 == 0' | xargs -r -d '\n' rm -f
@@ -286,20 +371,28 @@ mm_build() {
 		ts_log "    exfat $pct%: $(mm_usage "$MM_MNT")"
 		mm_manifest "$MM_MNT" >"$MM_WANT"
 		umount "$MM_MNT"
-		ts_loop_detach "$dev" ;;
+		ts_loop_detach "$dev"
+		;;
 	fat16 | fat32)
-		mm_fat_fill "$MM_FS" "$pct" || { ts_fail "$kind: filling by mtools"; return 1; }
+		mm_fat_fill "$MM_FS" "$pct" || {
+			ts_fail "$kind: filling by mtools"
+			return 1
+		}
 		ts_log "    $kind $pct%: $(fsck.fat -n "$MM_FS" | tail -n 1)"
-		mm_fat_manifest "$MM_FS" >"$MM_WANT" ;;
+		mm_fat_manifest "$MM_FS" >"$MM_WANT"
+		;;
 	swap)
-		mm_swap_state "$MM_FS" >"$MM_WANT" ;;
+		mm_swap_state "$MM_FS" >"$MM_WANT"
+		;;
 	swap-hibernated)
 		# the signature the kernel writes when it hibernates
 		printf 'S1SUSPEND\0' | dd of="$MM_FS" bs=1 seek=$((4096 - 10)) conv=notrunc status=none
 		MM_SOURCE=whole MM_WHOLE=1
-		mm_swap_state "$MM_FS" >"$MM_WANT" ;;
+		mm_swap_state "$MM_FS" >"$MM_WANT"
+		;;
 	lvm)
-		mm_lvm_build "$pct" || return 1 ;;
+		mm_lvm_build "$pct" || return 1
+		;;
 	esac
 	case $kind in
 	lvm) ;; # mm_lvm_build: pe_start and the LVs' extents
@@ -309,6 +402,12 @@ mm_build() {
 	ext*) MM_USED=$(dumpe2fs -h "$MM_FS" 2>/dev/null | awk -F': *' '
 		$1 == "Block count" { n = $2 } $1 == "Free blocks" { f = $2 }
 		$1 == "Block size" { b = $2 } END { print (n - f) * b }') ;;
+	# fsck.fat -n -v: the data area's start + its used clusters (of
+	# "N files, U/T clusters") * bytes per cluster
+	fat*) MM_USED=$(fsck.fat -n -v "$MM_FS" 2>/dev/null | awk '
+		/^Data area starts at byte/ { d = $6 } / bytes per cluster/ { c = $1 }
+		/ files, [0-9]+\/[0-9]+ clusters$/ { split($(NF - 1), u, "/") }
+		END { print d + u[1] * c }') ;;
 	*) MM_USED=$(mm_used_sum "$kind" "$MM_FS") ;;
 	esac
 	[ -s "$MM_WANT" ] || ts_fail "$kind $pct%: nothing to compare after the moves"
@@ -317,16 +416,22 @@ mm_build() {
 		ts_fail "$kind $pct%: its checker on the original: $(tail -3 "$TS_TMP/checker.out" | tr '\n' ' ')"
 }
 
-# mm_ntfs_manifest: the files' sha256 under MM_MNT, and each file's
-# alternate data stream user.ads (getfattr through ntfs-3g).
+# mm_ntfs_manifest: the files' sha256 under MM_MNT, and of each file's
+# alternate data stream user.ads (read through ntfs-3g's xattrs).
 mm_ntfs_manifest() {
-	local f
 	mm_manifest "$MM_MNT"
-	(cd "$MM_MNT" && find . -type f | sort) | while read -r f; do
-		if getfattr --only-values -n user.ads "$MM_MNT/$f" >"$TS_TMP/ads" 2>/dev/null; then
-			echo "ads $(sha256sum <"$TS_TMP/ads" | cut -d' ' -f1) $f"
-		fi
-	done
+	python3 - "$MM_MNT" <<'PY'
+import hashlib, os, sys
+for top, dirs, files in sorted(os.walk(sys.argv[1])):
+    dirs.sort()
+    for f in sorted(files):
+        p = os.path.join(top, f)
+        try:
+            v = os.getxattr(p, 'user.ads')
+        except OSError:
+            continue
+        print('ads', hashlib.sha256(v).hexdigest(), os.path.relpath(p, sys.argv[1]))
+PY
 }
 
 # mm_fat_fill IMG PERCENT: files of many sizes into a few directories by
@@ -406,11 +511,18 @@ mm_lvm_build() {
 	export LVM_SYSTEM_DIR
 	mkdir -p "$LVM_SYSTEM_DIR"
 	: >"$LVM_SYSTEM_DIR/lvm.conf"
-	dev=$(ts_loop_attach "$MM_FS") || { ts_fail "lvm: losetup"; return 1; }
+	dev=$(ts_loop_attach "$MM_FS") || {
+		ts_fail "lvm: losetup"
+		return 1
+	}
 	MM_LVDEV=$dev
 	mm_lvmc pvcreate -q -y --pvmetadatacopies 2 "$dev" >"$TS_TMP/lvm.out" 2>&1 &&
 		mm_lvmc vgcreate -q -s 1m vgmm "$dev" >>"$TS_TMP/lvm.out" 2>&1 ||
-		{ ts_fail "lvm: pvcreate, vgcreate: $(tail -3 "$TS_TMP/lvm.out")"; ts_loop_detach "$dev"; return 1; }
+		{
+			ts_fail "lvm: pvcreate, vgcreate: $(tail -3 "$TS_TMP/lvm.out")"
+			ts_loop_detach "$dev"
+			return 1
+		}
 	read -r ps cnt < <(mm_lvmc pvs --noheadings --units b --nosuffix -o pe_start,pv_pe_count "$dev" 2>/dev/null)
 	# n extents in LVs, one extent of hole between a and b
 	n=$(((cnt * pct + 50) / 100))
@@ -423,11 +535,14 @@ mm_lvm_build() {
 		mm_lvmc lvremove --driverloaded n -y vgmm/gone >>"$TS_TMP/lvm.out" 2>&1 ||
 		ts_fail "lvm: lvcreate, lvremove: $(tail -3 "$TS_TMP/lvm.out")"
 	ts_log "    lvm $pct%: LVs of $a and $b of $cnt extents, a hole of 1 between"
-	MM_USED=$((ps + n * MiB))
+	MM_USED=$((ps + n * (1 << 20)))
 	ts_loop_detach "$dev"
-	head -c $((cnt * MiB)) /dev/urandom |
+	head -c $((cnt << 20)) /dev/urandom |
 		dd of="$MM_FS" bs=1M seek="$ps" oflag=seek_bytes conv=notrunc status=none
-	dev=$(ts_loop_attach "$MM_FS" -r) || { ts_fail "lvm: losetup"; return 1; }
+	dev=$(ts_loop_attach "$MM_FS" -r) || {
+		ts_fail "lvm: losetup"
+		return 1
+	}
 	mm_lv_state "$dev" >"$MM_WANT"
 	ts_loop_detach "$dev"
 }
@@ -443,16 +558,20 @@ mm_checker() {
 	ntfs) ntfsfix -n "$2" ;;
 	fat16 | fat32) fix_checker fat16 "$2" ;;
 	exfat) fsck.exfat -n "$2" ;;
-	swap | swap-hibernated) o=$(blkid -p -o value -s TYPE "$2")
+	swap | swap-hibernated)
+		o=$(blkid -p -o value -s TYPE "$2")
 		echo "blkid: $o"
-		case $1:$o in swap:swap | swap-hibernated:swsuspend) ;; *) return 1 ;; esac ;;
-	lvm) MM_LVDEV=$2
+		case $1:$o in swap:swap | swap-hibernated:swsuspend) ;; *) return 1 ;; esac
+		;;
+	lvm)
+		MM_LVDEV=$2
 		if [ -b "$2" ]; then mm_lvmc pvck "$2"; else
 			rc=0
 			MM_LVDEV=$(ts_loop_attach "$2" -r) && mm_lvmc pvck "$MM_LVDEV" || rc=1
 			ts_loop_detach "$MM_LVDEV"
 			return $rc
-		fi ;;
+		fi
+		;;
 	esac
 }
 
@@ -462,7 +581,10 @@ mm_checker() {
 mm_check_kind() {
 	local what=$1 kind=$2 img=$3 start=$4 dev got how
 	dev=$(ts_loop_attach "$img" -r -o $((start * 512)) --sizelimit $((MM_F * 512))) ||
-		{ ts_fail "$what: cannot attach the partition"; return 1; }
+		{
+			ts_fail "$what: cannot attach the partition"
+			return 1
+		}
 	if mm_checker "$kind" "$dev" >"$TS_TMP/checker.out" 2>&1; then
 		ts_ok "$what: $kind's checker clean"
 	else
@@ -478,7 +600,8 @@ mm_check_kind() {
 			umount "$MM_MNT"
 		else
 			got="mount failed: $(cat "$TS_TMP/mount.err")"
-		fi ;;
+		fi
+		;;
 	ntfs)
 		how="ntfs-3g, read-only, with the streams"
 		if mm_ntfs_mount "$dev" ro; then
@@ -487,7 +610,8 @@ mm_check_kind() {
 		else
 			got="ntfs-3g failed: $(cat "$TS_TMP/ntfs-3g.log")"
 			mm_umount
-		fi ;;
+		fi
+		;;
 	exfat)
 		how="exfat read-only ($(grep -qw exfat /proc/filesystems && echo kernel || echo exfat-fuse))"
 		if mm_exfat_mount "$dev" ro; then
@@ -495,16 +619,20 @@ mm_check_kind() {
 			umount "$MM_MNT"
 		else
 			got="mount failed"
-		fi ;;
+		fi
+		;;
 	fat16 | fat32)
 		how="mtools' mcopy"
-		got=$(mm_fat_manifest "$img@@$((start * 512))") ;;
+		got=$(mm_fat_manifest "$img@@$((start * 512))")
+		;;
 	swap | swap-hibernated)
 		how="blkid, swaplabel and the header page (hibernated: every byte)"
-		got=$(mm_swap_state "$dev") ;;
+		got=$(mm_swap_state "$dev")
+		;;
 	lvm)
 		how="pvs --segments, every LV's bytes, pvck"
-		got=$(mm_lv_state "$dev") ;;
+		got=$(mm_lv_state "$dev")
+		;;
 	esac
 	ts_loop_detach "$dev"
 	if [ "$got" = "$(cat "$MM_WANT")" ]; then
@@ -523,10 +651,10 @@ mm_check_kind() {
 mm_disk() {
 	MM_IMG=$TS_TMP/$1.img
 	mkimg_sfdisk "$MM_IMG" $(((MM_F + 2089) * 512)) <<-EOF || return 1
-	label: gpt
-	first-lba: 34
-	unit: sectors
-	start=63, size=$MM_F, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
+		label: gpt
+		first-lba: 34
+		unit: sectors
+		start=63, size=$MM_F, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4
 	EOF
 	dd if="$MM_FS" of="$MM_IMG" bs=1M seek=$((63 * 512)) oflag=seek_bytes conv=notrunc status=none
 	rm -f "$MM_FS"
@@ -567,16 +695,18 @@ mm_move() {
 	ntfs | fat16 | fat32)
 		# the boot sector's hidden sectors follow the start
 		ts_expect_eq "$what: hidden sectors (boot sector, 0x1c)" "$to" \
-			"$(mkimg_get_le32 "$MM_IMG" $((to * 512 + 0x1c)))" ;;
+			"$(mkimg_get_le32 "$MM_IMG" $((to * 512 + 0x1c)))"
+		;;
 	esac
 	mm_check_kind "$what" "$kind" "$MM_IMG" "$to"
 }
 
-# mm_chain KIND PERCENT: build KIND at PERCENT, put it at 63 and move it
-# right by more and by less than the step, then left by less and by
-# more (the chain above), checked after each move.
+# mm_chain KIND [PERCENT]: build KIND at PERCENT (none for a swap
+# area), put it at 63 and move it right by more and by less than the
+# step, then left by less and by more (the chain above), checked after
+# each move.
 mm_chain() {
-	local kind=$1 pct=$2 name=$1-$2 t0=$SECONDS t1
+	local kind=$1 pct=${2:-} name=$1${2:+-$2} t0=$SECONDS t1
 	mm_build "$kind" "$pct" || return
 	mm_disk "$name" || return
 	t1=$SECONDS
