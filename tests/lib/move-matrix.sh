@@ -354,8 +354,8 @@ mm_build() {
 		ts_expect_eq "ntfs $pct%: files with a stream user.ads" 2 "$(grep -c '^ads ' "$MM_WANT")"
 		mm_umount
 		ts_loop_detach "$dev"
-		ntfsinfo -F /sparse "$MM_FS" 2>/dev/null | grep -q 'SPARSE' &&
-			ts_ok "ntfs: ntfsinfo says the file 'sparse' is sparse" ||
+		ntfsinfo -F /sparse "$MM_FS" 2>/dev/null | grep -q 'SPARSE_FILE' &&
+			ts_ok "ntfs: ntfsinfo says the file 'sparse' is SPARSE_FILE" ||
 			ts_fail "ntfs: ntfsinfo: 'sparse' is not sparse"
 		;;
 	exfat)
