@@ -31,6 +31,9 @@
 #         btrfs [0, 1 MiB), the superblock copies inside the image
 #               (64 KiB, 64 MiB, 256 GiB; 4 KiB each) and every
 #               DEV_EXTENT of btrfs inspect-internal dump-tree -t dev
+#         exfat [0, dump.exfat's "Cluster Heap Offset") and the clusters
+#               whose bit is set in the allocation bitmap at its "Bitmap
+#               start cluster" (one bit per cluster of "Total Clusters")
 #         swap  the header page (mkswap's: the page size of this
 #               machine, SWAPSPACE2 at its end); a hibernation image
 #               (S1SUSPEND, ULSUSPEND...) is used whole
@@ -173,6 +176,31 @@ def ntfs(image):
         print(a, ln)
 
 
+def exfat(image):
+    out = subprocess.run(['dump.exfat', image], capture_output=True,
+                         text=True, check=True).stdout
+
+    def field(name):
+        return int(re.search(r'^%s:\s*(\d+)' % re.escape(name), out,
+                             re.M).group(1))
+    heap = field('Cluster Heap Offset (sector offset)') * 512
+    cl = field('Cluster size')
+    count = field('Total Clusters')
+    with open(image, 'rb') as f:
+        f.seek(heap + (field('Bitmap start cluster') - 2) * cl)
+        bits = f.read((count + 7) // 8)
+    ext = [[0, heap]]
+    for c in range(count):
+        if bits[c // 8] >> (c % 8) & 1:
+            off = heap + c * cl
+            if ext[-1][0] + ext[-1][1] == off:
+                ext[-1][1] += cl
+            else:
+                ext.append([off, cl])
+    for a, n in ext:
+        print(a, n)
+
+
 def swap(image):
     ps = os.sysconf('SC_PAGE_SIZE')
     with open(image, 'rb') as f:
@@ -262,7 +290,7 @@ def sha(src, off, extents, first=None):
 # fix_mkfs's names
 READERS = {'ext4': ext4, 'swap': swap, 'ntfs': ntfs}
 READERS.update({'xfs': xfs, 'fat16': fat, 'fat32': fat, 'esp': fat})
-READERS.update({'lvm': lvm, 'btrfs': btrfs})
+READERS.update({'lvm': lvm, 'btrfs': btrfs, 'exfat': exfat})
 
 if len(sys.argv) == 3 and sys.argv[1] in READERS:
     READERS[sys.argv[1]](sys.argv[2])
