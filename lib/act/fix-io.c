@@ -325,7 +325,10 @@ int ba_file_open_target(struct ba_file *f, struct ba_fix_io *io,
 	flags = !writable	      ? O_RDONLY
 		: S_ISBLK(st.st_mode) ? O_RDWR | O_EXCL
 				      : O_RDWR;
-	return ba_file_open(f, io, BLKALIGN_FIX_FILE_TARGET, path, flags, true);
+	rc = ba_file_open(f, io, BLKALIGN_FIX_FILE_TARGET, path, flags, true);
+	if (!rc && writable)
+		f->lossy = ba_file_lossy(f->fd);
+	return rc;
 }
 
 /* Close @f; one never opened (zeroed: no backend) or closed is left. */
@@ -350,11 +353,16 @@ int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off)
 				off);
 }
 
+/* Write @len bytes of @buf at @off of @f; read back on a target whose
+ * writes can be lost unsaid (f->lossy, fix-readback.c). */
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 {
+	int rc;
+
 	__atomic_add_fetch(&f->io->writes, 1, __ATOMIC_RELAXED);
-	return f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
-				 off);
+	rc = f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
+			       off);
+	return rc || !f->lossy ? rc : ba_file_readback(f, buf, len, off);
 }
 
 int ba_file_flush(struct ba_file *f)

@@ -36,6 +36,7 @@ struct ba_file {
 	struct ba_nbd *nbd;
 	const char *path;
 	bool direct;
+	bool lossy; /* writes can be lost unsaid: read back (fix-readback.c) */
 	uint64_t size;
 	enum blkalign_fix_file which;
 	struct ba_fix_io *io;
@@ -54,6 +55,9 @@ int ba_file_verify(struct ba_file *f, const void *buf, size_t len,
 		   uint64_t off);
 int ba_file_write_check(struct ba_file *f, const void *buf, size_t len,
 			uint64_t off);
+bool ba_file_lossy(int fd);
+int ba_file_readback(struct ba_file *f, const void *buf, size_t len,
+		     uint64_t off);
 void *ba_file_alloc(size_t len);
 void *ba_file_buffer(size_t len);
 
