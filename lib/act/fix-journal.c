@@ -288,6 +288,7 @@ int ba_journal_create(struct ba_journal *j, struct ba_fix_io *io,
 		goto fail;
 	free(blob);
 	j->file.path = path;
+	j->file.size = j->size; /* all of it allocated or written */
 	j->have_state = true;
 	return sync_dir(path);
 fail:
@@ -772,6 +773,28 @@ int ba_journal_write_bounds(struct ba_journal *j, const uint8_t *buf)
 }
 
 /**
+ * ba_journal_read_bound: boundary @k (@len bytes) of the move in flight
+ * (the rollback's when j->bound_rb) from a copy in the journal whose
+ * XXH3-64 is @sum, into @buf.  0, -EBADMSG when none is, or -errno.
+ */
+int ba_journal_read_bound(struct ba_journal *j, uint32_t k, uint64_t len,
+			  uint64_t sum, uint8_t *buf)
+{
+	const struct ba_jpart *p = j->bound_rb ? &j->rbound_p : &j->bound_p;
+	uint64_t at = (uint64_t)k * len;
+	int rc = -EBADMSG;
+
+	for (int c = 0; c < 2 && rc; c++) {
+		if (at + len > p->len || p->off[c] + at + len > j->file.size)
+			continue;
+		rc = ba_file_read(&j->file, buf, (size_t)len, p->off[c] + at);
+		if (!rc && XXH3_64bits(buf, (size_t)len) != sum)
+			rc = -EBADMSG;
+	}
+	return rc;
+}
+
+/**
  * ba_journal_load_bounds: j->bound = the forward move's boundaries (@rb
  * false) or the rollback's, from a copy that matches their hash.
  * -EBADMSG when none does.
@@ -805,6 +828,8 @@ void ba_journal_close(struct ba_journal *j)
 {
 	free(j->bound);
 	j->bound = NULL;
+	free(j->bound_sums);
+	j->bound_sums = NULL;
 	free(j->map);
 	j->map = NULL;
 	ba_file_close(&j->file);

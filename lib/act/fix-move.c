@@ -12,15 +12,16 @@
  *   the step before it, which must be on the disk first: a flush between
  *   the two.  One chain of steps would flush every d bytes, so the bytes
  *   are cut into `chains` regions moved side by side: a *level* is one
- *   step of every region, then one flush, so a flush covers up to 16 MiB.
- *   A region's first steps overwrite the d bytes at the near end of the
- *   next region (its *boundary*), which that region moves last: the
- *   boundaries' bytes are in the journal, and read from there.  The
- *   journal records the window in flight (two levels, the XXH3-128 of
+ *   step of every region, then one flush, so a flush covers up to
+ *   BA_FIX_LEVEL bytes.  A region's first steps overwrite the d bytes at
+ *   the near end of the next region (its *boundary*), which that region
+ *   moves last: the boundaries' bytes are in the journal, and read from
+ *   there (fix-bounds.c: not held in memory while the move runs).
+ *   The journal records the window in flight (a level, the XXH3-128 of
  *   each step) before its writes; after a crash the levels that landed
  *   whole count as done and the rest is done again (its sources are
- *   intact: a region's step is only overwritten by its next step, or is a
- *   boundary).  The geometry is in fix-regions.c.
+ *   intact: a region's step is only overwritten by its next step, or is
+ *   a boundary).  The geometry is in fix-regions.c.
  * - batch mode (smaller shifts): a step (a batch) overlaps its own source,
  *   so the batch's bytes go into the journal first; after a crash the batch
  *   is written again from there.
@@ -46,9 +47,9 @@ struct rjob {
 };
 
 /*
- * A window of step mode: up to BA_FIX_WINDOW_LEVELS levels, read with
- * one read per region (its steps in the window are adjacent), written
- * level by level.
+ * A window of step mode: up to BA_FIX_WINDOW_LEVELS levels (a journal of
+ * this version makes them of BA_FIX_WINDOW_MOVE), read with one read per
+ * region (its steps in the window are adjacent), written level by level.
  */
 struct window {
 	uint32_t nlev, nread;
@@ -75,20 +76,9 @@ struct reader {
 	int rc;
 };
 
-static uint64_t min64(uint64_t a, uint64_t b)
+static uint32_t min32(uint32_t a, uint32_t b)
 {
 	return a < b ? a : b;
-}
-
-/* Copy the part of [ref, ref + rlen) in [rel, rel + len) into buf. */
-static void overlay(uint8_t *buf, uint64_t rel, uint64_t len,
-		    const uint8_t *src, uint64_t ref, uint64_t rlen)
-{
-	uint64_t a = rel > ref ? rel : ref;
-	uint64_t b = min64(rel + len, ref + rlen);
-
-	if (a < b)
-		memcpy(buf + (a - rel), src + (a - ref), (size_t)(b - a));
 }
 
 /* The bytes [rel, rel + len) of the partition at @base as the move sees
@@ -137,19 +127,10 @@ static int read_src(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
 
 	if (rc)
 		return rc;
-	overlay(buf, rel, len, j->head, 0, j->g.head_len);
-	if (j->bound) {
-		bool bottoms = j->st.to > j->st.from;
-		uint64_t off = 0, brel, blen;
-
-		for (uint32_t k = 0; k + 1 < j->g.chains; k++) {
-			ba_fix_bound_range(&j->g, bottoms, k, &brel, &blen);
-			overlay(buf, rel, len, j->bound + off, brel, blen);
-			off += blen;
-		}
-	}
+	ba_fix_overlay(buf, rel, len, j->head, 0, j->g.head_len);
+	rc = ba_fix_bounds_over(j, buf, rel, len);
 	mask(j, buf, rel, len);
-	return 0;
+	return rc;
 }
 
 static int write_dst(struct ba_fix_run *r, uint8_t *buf, uint64_t rel,
@@ -292,7 +273,7 @@ int ba_fix_batch_recover(struct ba_fix_run *r, bool repair)
 		return -ENOMEM;
 	rc = read_used(r, buf, st->to, rel, len);
 	if (!rc) {
-		overlay(buf, rel, len, j->head, 0, j->g.head_len);
+		ba_fix_overlay(buf, rel, len, j->head, 0, j->g.head_len);
 		if (XXH3_64bits(buf, (size_t)len) == st->data_hash) {
 			got = 1;
 			if (repair) {
@@ -331,60 +312,6 @@ int ba_fix_finish_batch(struct ba_fix_run *r)
 	rc = redo_batch(r, buf);
 	free(buf);
 	return rc ? rc : ba_journal_record(r->j, NULL);
-}
-
-/**
- * ba_fix_read_bounds: the boundaries' bytes as they are at @base (with
- * the head from the journal), into @buf (ba_fix_bound_len bytes).
- */
-int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
-		       uint8_t *buf)
-{
-	struct ba_journal *j = r->j;
-	uint64_t off = 0, rel, len;
-	int rc = 0;
-
-	for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
-		ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
-		rc = ba_file_read(r->dev, buf + off, (size_t)len, base + rel);
-		if (!rc)
-			overlay(buf + off, rel, len, j->head, 0, j->g.head_len);
-		off += len;
-	}
-	return rc;
-}
-
-/**
- * ba_fix_restore_bounds: at the end of a rollback, the boundaries the
- * forward move's first level overwrote (in part, if it did not land
- * whole), from the journal (j->bound: the forward move's), at the old
- * place.  Returns 0 or -errno.
- */
-int ba_fix_restore_bounds(struct ba_fix_run *r)
-{
-	struct ba_journal *j = r->j;
-	bool bottoms = j->g.new_start > j->g.old_start;
-	uint64_t off, rel, len;
-	int rc = 0;
-
-	if (!j->bound)
-		return -EINVAL;
-	for (int pass = 0; pass < 2 && !rc; pass++) {
-		off = 0;
-		for (uint32_t k = 0; k + 1 < j->g.chains && !rc; k++) {
-			ba_fix_bound_range(&j->g, bottoms, k, &rel, &len);
-			rc = pass ? ba_file_verify(r->dev, j->bound + off,
-						   (size_t)len,
-						   j->g.old_start + rel)
-				  : ba_file_write(r->dev, j->bound + off,
-						  (size_t)len,
-						  j->g.old_start + rel);
-			off += len;
-		}
-		if (!rc && !pass)
-			rc = ba_file_flush(r->dev); /* then read back */
-	}
-	return rc;
 }
 
 static void reader_destroy(struct reader *rd)
@@ -432,9 +359,10 @@ static bool stop_asked(const struct ba_fix_run *r)
 	return r->opts->stop && *r->opts->stop;
 }
 
-/* The window after the bytes @done of each region; @done advanced. */
+/* The window of @nlev levels after the bytes @done of each region; @done
+ * advanced. */
 static void plan_window(const struct ba_journal *j, uint64_t *done,
-			struct window *w)
+			uint32_t nlev, struct window *w)
 {
 	uint64_t a = ba_fix_piece_align(j), off = 0;
 
@@ -445,7 +373,7 @@ static void plan_window(const struct ba_journal *j, uint64_t *done,
 		uint64_t lo = UINT64_MAX, hi = 0;
 		uint32_t np = 0;
 
-		while (np < BA_FIX_WINDOW_LEVELS && done[k] < rs.hi - rs.lo) {
+		while (np < nlev && done[k] < rs.hi - rs.lo) {
 			plen[np] = ba_fix_piece(&rs, done[k], j->g.step, a);
 			prel[np] = ba_fix_step_rel(&rs, done[k], plen[np]);
 			done[k] += plen[np];
@@ -488,7 +416,7 @@ static int settle(struct ba_fix_run *r, const uint64_t *done)
 		goto out;
 	}
 	memcpy(d, done, sizeof(d));
-	plan_window(j, d, w);
+	plan_window(j, d, min32(st->nlev, BA_FIX_WINDOW_LEVELS), w);
 	for (uint32_t l = 0; l < st->nlev && l < w->nlev && !rc; l++) {
 		bool all = true;
 
@@ -531,29 +459,37 @@ int ba_fix_settle(struct ba_fix_run *r)
 	return settle(r, done);
 }
 
-/* Step mode: window by window (one journal record), level by level
- * (one flush). */
+/* Step mode: window by window (one journal record, one level), level by
+ * level (one flush). */
 static int move_chains(struct ba_fix_run *r)
 {
 	struct ba_journal *j = r->j;
 	struct ba_fix_state *st = &j->st;
 	uint64_t done[BA_FIX_MAX_CHAINS] = {0};
-	uint64_t wsize = j->g.step * j->g.chains * BA_FIX_WINDOW_LEVELS;
+	uint64_t wsize = j->g.step * j->g.chains * BA_FIX_WINDOW_MOVE;
 	struct window *win = calloc(2, sizeof(*win));
 	struct reader rd;
-	uint8_t *buf[2] = {ba_file_buffer(wsize), ba_file_buffer(wsize)};
+	uint8_t *buf[2] = {NULL, NULL};
 	int rc = 0, k = 0;
 
-	if (!win || !buf[0] || !buf[1] || j->g.chains > BA_FIX_MAX_CHAINS) {
+	if (!win || j->g.chains > BA_FIX_MAX_CHAINS) {
 		rc = -ENOMEM;
 		goto out_free;
 	}
 	rc = ba_fix_settle(r);
+	if (!rc)
+		rc = ba_fix_bounds_out(j);
 	if (rc)
 		goto out_free;
+	buf[0] = ba_file_buffer(wsize);
+	buf[1] = ba_file_buffer(wsize);
+	if (!buf[0] || !buf[1]) {
+		rc = -ENOMEM;
+		goto out_free;
+	}
 	/* where each region stands after the levels done */
 	ba_fix_advance(j, done, st->level);
-	plan_window(j, done, &win[0]);
+	plan_window(j, done, BA_FIX_WINDOW_MOVE, &win[0]);
 	if (!win[0].nread)
 		goto out_free;
 	rc = reader_launch(&rd, r);
@@ -562,19 +498,25 @@ static int move_chains(struct ba_fix_run *r)
 	reader_start(&rd, buf[0], win[0].read, win[0].nread, &win[0]);
 	while (win[k].nread) {
 		struct window *w = &win[k];
+		uint64_t bytes = 0;
 
 		rc = reader_wait(&rd);
 		if (rc)
 			break;
-		plan_window(j, done, &win[k ^ 1]);
+		plan_window(j, done, BA_FIX_WINDOW_MOVE, &win[k ^ 1]);
 		if (win[k ^ 1].nread)
 			reader_start(&rd, buf[k ^ 1], win[k ^ 1].read,
 				     win[k ^ 1].nread, &win[k ^ 1]);
-		/* what each step writes, hashed by the reader */
+		for (uint32_t l = 0; l < w->nlev; l++)
+			bytes += w->bytes[l];
+		/* what each step writes, hashed by the reader; a window the
+		 * map leaves empty writes nothing: no record (the next one
+		 * has its level) */
 		memcpy(st->hash, w->hash, w->nhash * sizeof(w->hash[0]));
 		st->nlev = w->nlev;
 		st->nhash = w->nhash;
-		rc = ba_journal_record(j, NULL); /* the window in flight */
+		if (bytes)
+			rc = ba_journal_record(j, NULL); /* in flight */
 		for (uint32_t l = 0; l < w->nlev && !rc; l++) {
 			for (uint32_t i = 0; i < w->npieces[l] && !rc; i++) {
 				const struct rjob *p = &w->piece[l][i];
@@ -608,6 +550,11 @@ out_free:
 	free(win);
 	free(buf[0]);
 	free(buf[1]);
+	if (j->bound_sums) {
+		int rb = ba_fix_bounds_in(j);
+
+		rc = rc ? rc : rb;
+	}
 	return rc;
 }
 

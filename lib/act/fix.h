@@ -61,9 +61,14 @@ int ba_file_readback(struct ba_file *f, const void *buf, size_t len,
 void *ba_file_alloc(size_t len);
 void *ba_file_buffer(size_t len);
 
-/* Step mode: at most this many chains, this many levels a window. */
+/*
+ * Step mode: at most this many chains; a journal record holds the hashes
+ * of at most BA_FIX_WINDOW_LEVELS levels (older journals' windows had
+ * two), and a window of this version is BA_FIX_WINDOW_MOVE level.
+ */
 #define BA_FIX_MAX_CHAINS    64
 #define BA_FIX_WINDOW_LEVELS 2
+#define BA_FIX_WINDOW_MOVE   1
 
 /* Journal phases (docs/fix.md, "The journal"). */
 enum ba_fix_phase {
@@ -211,6 +216,9 @@ struct ba_journal {
 	uint8_t *head;	/* the real first head_len bytes */
 	uint8_t *bound; /* the boundaries of the move in flight, or NULL */
 	bool bound_rb;	/* bound holds the rollback's (else the forward's) */
+	/* while a step-mode move runs: bound left in the journal, read from
+	 * there when a step needs it, each boundary checked by its XXH3-64 */
+	uint64_t *bound_sums;
 	struct ba_fix_state st;
 	bool have_state; /* a valid record was found */
 	struct ba_jpart blob_p, head_p, bound_p, rbound_p, map_p;
@@ -269,6 +277,8 @@ int ba_journal_record(struct ba_journal *j, const void *data);
 int ba_journal_read_data(struct ba_journal *j, void *buf);
 int ba_journal_write_bounds(struct ba_journal *j, const uint8_t *buf);
 int ba_journal_load_bounds(struct ba_journal *j, bool rb);
+int ba_journal_read_bound(struct ba_journal *j, uint32_t k, uint64_t len,
+			  uint64_t sum, uint8_t *buf);
 bool ba_journal_can_write_rbounds(const struct ba_journal *j);
 void ba_journal_close(struct ba_journal *j);
 const char *ba_fix_phase_name(uint32_t phase);
@@ -338,8 +348,12 @@ struct ba_fix_run {
 
 /* Shifts below this move in batch mode (the batch's bytes journalled). */
 #define BA_FIX_BATCH_BELOW (256 * KIB)
-/* Step mode: bytes per level (one step of every region, one flush). */
-#define BA_FIX_LEVEL (16 * MIB)
+/*
+ * Step mode: bytes per level (one step of every region, one flush, one
+ * journal record).  Two levels are in memory (the one written, the one
+ * read): with the base, about 56 MiB at most (docs/fix.md, "Memory").
+ */
+#define BA_FIX_LEVEL (24 * MIB)
 
 /*
  * One fix call's result while it is made: the public result and the
@@ -394,6 +408,12 @@ void ba_fix_chains(struct ba_fix_geom *g);
 uint64_t ba_fix_bound_len(const struct ba_fix_geom *g);
 void ba_fix_bound_range(const struct ba_fix_geom *g, bool bottoms, uint32_t k,
 			uint64_t *rel, uint64_t *len);
+void ba_fix_overlay(uint8_t *buf, uint64_t rel, uint64_t len,
+		    const uint8_t *src, uint64_t ref, uint64_t rlen);
+int ba_fix_bounds_over(struct ba_journal *j, uint8_t *buf, uint64_t rel,
+		       uint64_t len);
+int ba_fix_bounds_out(struct ba_journal *j);
+int ba_fix_bounds_in(struct ba_journal *j);
 int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 		       uint8_t *buf);
 
