@@ -118,7 +118,49 @@ static int set_range(struct fdisk_context *cxt, size_t partno, uint64_t start,
 	return rc;
 }
 
-/* Let libfdisk move partition @number in the table image @tmp. */
+/*
+ * How far the partition first shrinks on each side it grows on: the free
+ * space next to it is then at least 3 sectors.  libfdisk 2.38 sees no
+ * free space of a single sector (new_freespace() takes start == end for
+ * an empty area, its ends being inclusive), none of fewer than 3 at the
+ * end of the disk, and refuses to grow a partition into what it does
+ * not see: a partition one sector before the next one could never move
+ * right by that sector, nor one sector after the one before it left.
+ */
+#define SHRINK_SECTORS 2
+
+/*
+ * Let libfdisk move partition @g->number in the table image @tmp, in
+ * three steps, each inside the partition or into free space libfdisk
+ * recognises (it moves a start nowhere else): shrink the partition on
+ * the sides it will grow on, stretch it over the old and the new place,
+ * cut it to the new one.
+ */
+static int move_steps(struct fdisk_context *cxt, const struct ba_fix_geom *g,
+		      uint32_t lss)
+{
+	size_t partno = g->number - 1;
+	uint64_t os = g->old_start / lss, oe = os + g->old_size / lss;
+	uint64_t ns = g->new_start / lss, ne = ns + g->new_size / lss;
+	uint64_t s = os, e = oe;
+	int rc = 0;
+
+	if (ns < os)
+		s += SHRINK_SECTORS;
+	if (ne > oe)
+		e -= SHRINK_SECTORS;
+	if ((s != os || e != oe) && e > s)
+		rc = set_range(cxt, partno, s, e - s);
+	s = ns < os ? ns : os;
+	e = ne > oe ? ne : oe;
+	if (!rc)
+		rc = set_range(cxt, partno, s, e - s);
+	if (!rc)
+		rc = set_range(cxt, partno, ns, ne - ns);
+	return rc;
+}
+
+/* Let libfdisk move partition @g->number in the table image @tmp. */
 static int fdisk_change(const char *tmp, uint32_t lss,
 			const struct ba_fix_geom *g, char *err, size_t errlen)
 {
@@ -140,23 +182,13 @@ static int fdisk_change(const char *tmp, uint32_t lss,
 		rc = rc ? rc : -EINVAL;
 		goto out;
 	}
-	/*
-	 * libfdisk moves a start only inside the partition or into free
-	 * space it recognises: first stretch the partition over the old
-	 * and the new place, then cut it to the new one.
-	 */
-	{
-		uint64_t lo = g->old_start < g->new_start ? g->old_start
-							  : g->new_start;
-		uint64_t oe = g->old_start + g->old_size;
-		uint64_t ne = g->new_start + g->new_size;
-		uint64_t hi = oe > ne ? oe : ne;
-
-		rc = set_range(cxt, g->number - 1, lo / lss, (hi - lo) / lss);
-		if (!rc)
-			rc = set_range(cxt, g->number - 1, g->new_start / lss,
-				       g->new_size / lss);
-	}
+	/* dos: free space from the sector after the MBR (libfdisk's first
+	 * LBA is 1 MiB, and nothing before it is free to it; a GPT's is its
+	 * first usable LBA, as it should be); between logical partitions,
+	 * from the sector after the one before (not 1 MiB after it). */
+	if (fdisk_is_label(cxt, DOS))
+		fdisk_set_first_lba(cxt, 1);
+	rc = move_steps(cxt, g, lss);
 	if (!rc)
 		rc = fdisk_write_disklabel(cxt);
 	if (rc)
