@@ -286,6 +286,8 @@ static enum ba_text unit_advice(struct ba_finding *f, const struct ba_device *d,
 		return BA_T_UNIT_BTRFS_FIX;
 	if (!strcmp(t, "ntfs"))
 		return BA_T_UNIT_NTFS_FIX;
+	if (!strcmp(t, "exfat"))
+		return BA_T_UNIT_EXFAT_FIX;
 	return BA_T_UNIT_FS_FIX;
 }
 
@@ -294,9 +296,10 @@ static void check_units(struct ba_device *d, int i, const struct grid *g)
 	const struct blkalign_layer *l = &d->layers[i];
 	bool xfs = l->type && !strcmp(l->type, "xfs");
 	bool luks = l->kind == BLKALIGN_LAYER_LUKS;
-	/* a FAT or NTFS unit is a cluster, of several sectors */
+	/* a FAT, exFAT or NTFS unit is a cluster, of several sectors */
 	bool clusters = l->type &&
-			(!strcmp(l->type, "vfat") || !strcmp(l->type, "ntfs"));
+			(!strcmp(l->type, "vfat") ||
+			 !strcmp(l->type, "exfat") || !strcmp(l->type, "ntfs"));
 	/* An XFS sector is a write unit; a FAT/NTFS "sector" is not. */
 	uint32_t unit = xfs && l->sector_size ? l->sector_size : l->unit;
 	struct ba_finding *f;

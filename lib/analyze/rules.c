@@ -219,16 +219,18 @@ enum holder { HOLD_RAW, HOLD_BELOW, HOLD_END, HOLD_FS };
 
 /**
  * ba_fs_sets_soft_block: the filesystems the kernel mounts itself
- * (sb_set_blocksize: ext2/3/4, XFS its sector size, btrfs, vfat) and
- * NTFS, which ntfs-3g mounts as fuseblk with blksize=4096 (the kernel's
- * ntfs3 with its cluster size).  Measured in tests/ts/loop/soft-block-
- * contents.  Not swap: swapon leaves the soft block size as the size
- * gives it, and what that costs swap's own I/O is not measured here.
+ * (sb_set_blocksize: ext2/3/4, XFS its sector size, btrfs, vfat and
+ * exFAT their sector size) and NTFS, which ntfs-3g mounts as fuseblk
+ * with blksize=4096 (the kernel's ntfs3 with its cluster size).
+ * Measured in tests/ts/loop/soft-block-contents (vfat and exFAT in
+ * tests/ts/lab/soft-block, on Debian's kernel).  Not swap: swapon
+ * leaves the soft block size as the size gives it, and what that costs
+ * swap's own I/O is not measured here.
  */
 bool ba_fs_sets_soft_block(const char *type)
 {
-	static const char *const types[] = {"ext2",  "ext3", "ext4", "xfs",
-					    "btrfs", "vfat", "ntfs"};
+	static const char *const types[] = {"ext2",  "ext3", "ext4",  "xfs",
+					    "btrfs", "vfat", "exfat", "ntfs"};
 
 	for (size_t k = 0; type && k < sizeof(types) / sizeof(types[0]); k++)
 		if (!strcmp(type, types[k]))

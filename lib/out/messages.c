@@ -233,6 +233,9 @@ static const char *const texts[BA_NTEXTS] = {
 			       "(mkntfs -c {gran}; ntfsresize cannot change "
 			       "them, and mkntfs erases the files: copy them "
 			       "off first)",
+	[BA_T_UNIT_EXFAT_FIX] = "recreate the exFAT with {gran}-byte clusters "
+				"(mkfs.exfat -c {gran}; it erases the files: "
+				"copy them off first)",
 	[BA_T_UNIT_FAT_FIX] = "recreate the {s0} with {gran}-byte clusters, "
 			      "{a1} sectors of {a2} bytes (mkfs.vfat -F {a0} "
 			      "-s {a1}; it erases the files: copy them off "

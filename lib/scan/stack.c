@@ -36,8 +36,11 @@ static const struct {
 	{"xfs", &ba_xfs_prober, "xfs"},
 	{"btrfs", &ba_btrfs_prober, "btrfs"},
 	{"vfat", &ba_fat_prober, "vfat"},
+	{"exfat", &ba_exfat_prober, "exfat"},
 	{"ntfs", &ba_ntfs_prober, "ntfs"},
 	{"swap", &ba_swap_prober, "swap"},
+	/* a swap area holding a hibernation image (S1SUSPEND...) */
+	{"swsuspend", &ba_swap_prober, "swap"},
 	{"zfs_member", &ba_zfs_prober, "zfs"},
 	{"gpt", &ba_gpt_nested_prober, "gpt"},
 };
@@ -57,8 +60,10 @@ static const char *blkid_names[NTYPES + 1] = {
 	"xfs",
 	"btrfs",
 	"vfat",
+	"exfat",
 	"ntfs",
 	"swap",
+	"swsuspend",
 	NULL,
 };
 /*
@@ -67,7 +72,7 @@ static const char *blkid_names[NTYPES + 1] = {
  * A GPT inside a partition is no superblock of libblkid's: ours looks
  * for it where nothing else was found.
  */
-_Static_assert(NTYPES == 14,
+_Static_assert(NTYPES == 16,
 	       "blkid_names lists every type but zfs_member and gpt");
 
 static enum blkalign_layer_kind layer_kind(enum ba_content_kind k)

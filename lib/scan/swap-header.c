@@ -2,6 +2,10 @@
 /*
  * swap-header.c - the first page of a Linux swap area (swap-header.h):
  * its signature and page size, and its v1 header in either byte order.
+ *
+ * TuxOnIce is the one hibernation that keeps "SWAPSPACE2": its magic
+ * is at byte 0 instead (libblkid's swsuspend magic without an offset;
+ * its swap prober leaves such an area to swsuspend).
  */
 #include <endian.h>
 #include <errno.h>
@@ -21,9 +25,10 @@ static const struct ba_swap_signature signatures[] = {
 	{"S2SUSPEND", 9, "swsuspend", "1", true},
 	{"ULSUSPEND", 9, "swsuspend", "1", true}, /* uswsusp */
 	{"LINHIB0001", 10, "swsuspend", "1", true},
-	{"\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8, "swsuspend", "1",
-	 true}, /* TuxOnIce */
 };
+
+static const struct ba_swap_signature tuxonice = {
+	"\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8, "swsuspend", "1", true};
 
 struct swap_header_disk {
 	uint32_t version;     /* 0x400 either byte order */
@@ -46,8 +51,9 @@ static const struct ba_swap_signature *match(const char *tail)
 	return NULL;
 }
 
-int ba_swap_find(struct ba_io *io, uint64_t off, uint64_t size,
-		 struct ba_swap_page *out)
+/* The signature at the end of the first page: 0, 1 (none) or -errno. */
+static int find_tail(struct ba_io *io, uint64_t off, uint64_t size,
+		     struct ba_swap_page *out)
 {
 	char tail[BA_SWAP_MAGIC_LEN];
 	int rc;
@@ -68,6 +74,23 @@ int ba_swap_find(struct ba_io *io, uint64_t off, uint64_t size,
 		}
 	}
 	return 1;
+}
+
+int ba_swap_find(struct ba_io *io, uint64_t off, uint64_t size,
+		 struct ba_swap_page *out)
+{
+	char head[8];
+	int rc = find_tail(io, off, size, out);
+
+	if (rc)
+		return rc;
+	/* inside the page the tail ends: there */
+	rc = ba_io_read_region(io, off, size, 0, sizeof(head), head);
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	if (!memcmp(head, tuxonice.magic, tuxonice.len))
+		out->sig = &tuxonice;
+	return 0;
 }
 
 int ba_swap_read_v1(struct ba_io *io, uint64_t off, uint64_t size,

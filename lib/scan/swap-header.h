@@ -6,9 +6,10 @@
  * signature fills the last 10 bytes of the first page, whose size is
  * the one the area was made with (libblkid's page sizes); the v1 header
  * (version, last_page, nr_badpages, uuid, label) starts at 1024, the
- * bad-page list at 1536.  A hibernation image (the kernel's, uswsusp's,
- * TuxOnIce's) replaces the signature and keeps the header.  The header
- * is in the byte order of the machine that made it.
+ * bad-page list at 1536.  A hibernation image (the kernel's, uswsusp's)
+ * replaces the signature and keeps the header; TuxOnIce's keeps both
+ * and writes its magic at byte 0.  The header is in the byte order of
+ * the machine that made it.
  */
 #ifndef BLKALIGN_SWAP_HEADER_H
 #define BLKALIGN_SWAP_HEADER_H
@@ -37,7 +38,8 @@ struct ba_swap_page {
 
 /*
  * The signature at the end of the first page of the area at @off of
- * @io (@size bytes), trying each page size from the smallest.
+ * @io (@size bytes), trying each page size from the smallest, or
+ * TuxOnIce's at byte 0 of an area that has one.
  * Returns: 0 with @out set, 1 when there is none, or -errno.
  */
 int ba_swap_find(struct ba_io *io, uint64_t off, uint64_t size,

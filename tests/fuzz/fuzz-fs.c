@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz-fs.c - libFuzzer target: every filesystem prober (ext, XFS,
- * btrfs, FAT, NTFS, swap), and the one of a GPT nested in a partition,
- * on the input as an in-memory device.
+ * btrfs, FAT, exFAT, NTFS, swap), and the one of a GPT nested in a
+ * partition, on the input as an in-memory device.
  *
  * The input is the device from byte 0 and again from 64 KiB, where btrfs
  * keeps its superblock, so one input of a few KiB reaches every parser.
@@ -27,8 +27,9 @@
 #define BTRFS_AT (64 * 1024)
 
 static const struct ba_prober *const probers[] = {
-	&ba_ext_prober,	 &ba_xfs_prober,  &ba_btrfs_prober,	 &ba_fat_prober,
-	&ba_ntfs_prober, &ba_swap_prober, &ba_gpt_nested_prober,
+	&ba_ext_prober,	 &ba_xfs_prober,	&ba_btrfs_prober,
+	&ba_fat_prober,	 &ba_exfat_prober,	&ba_ntfs_prober,
+	&ba_swap_prober, &ba_gpt_nested_prober,
 };
 
 static void check(const struct ba_prober *p, struct ba_io *io, uint64_t off,

@@ -27,8 +27,11 @@ struct swap_row {
 	int rc;
 	const char *source;
 	uint64_t used;
-	const char *why; /* in @why, or NULL: empty */
+	const char *why;  /* in @why, or NULL: empty */
+	const char *head; /* at byte 0 (TuxOnIce's magic), or NULL */
 };
+
+#define TUXONICE "\xed\xc3\x02\xe9\x98\x56\xe5\x0c"
 
 static const struct swap_row rows[] = {
 	{"v1 4 KiB", 64 * KIB, 4096, "SWAPSPACE2", false, 1, 15, 0, 0,
@@ -51,8 +54,14 @@ static const struct swap_row rows[] = {
 	 64 * KIB, "hibernation image"},
 	{"LINHIB0001", 64 * KIB, 4096, "LINHIB0001", false, 1, 15, 0, 0,
 	 "whole", 64 * KIB, "hibernation image"},
-	{"TuxOnIce", 64 * KIB, 8192, "\xed\xc3\x02\xe9\x98\x56\xe5\x0c", false,
-	 1, 7, 0, 0, "whole", 64 * KIB, "hibernation image"},
+	/* TuxOnIce keeps SWAPSPACE2 and writes its magic at byte 0 (as
+	 * libblkid's swsuspend finds it) */
+	{"TuxOnIce", 64 * KIB, 8192, "SWAPSPACE2", false, 1, 7, 0, 0, "whole",
+	 64 * KIB, "hibernation image", TUXONICE},
+	{"TuxOnIce's magic where the signature is", 64 * KIB, 8192, TUXONICE,
+	 false, 1, 7, 0, -EINVAL, NULL, 0, "no swap signature"},
+	{"TuxOnIce's magic, no signature", 64 * KIB, 4096, "", false, 1, 15, 0,
+	 -EINVAL, NULL, 0, "no swap signature", TUXONICE},
 	{"version 2", 64 * KIB, 4096, "SWAPSPACE2", false, 2, 15, 0, -EBADMSG,
 	 NULL, 0, "version 2"},
 	{"last_page 0", 64 * KIB, 4096, "SWAPSPACE2", false, 1, 0, 0, -EBADMSG,
@@ -83,6 +92,8 @@ static void test_swap(void **state)
 
 	assert_non_null(buf);
 	memcpy(buf + r->page - 10, r->magic, strlen(r->magic));
+	if (r->head)
+		memcpy(buf, r->head, strlen(r->head));
 	for (int i = 0; i < 3; i++) {
 		uint32_t x = r->be ? htobe32(v[i]) : htole32(v[i]);
 

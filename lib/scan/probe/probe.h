@@ -84,6 +84,7 @@ extern const struct ba_prober ba_ext_prober;
 extern const struct ba_prober ba_xfs_prober;
 extern const struct ba_prober ba_btrfs_prober;
 extern const struct ba_prober ba_fat_prober;
+extern const struct ba_prober ba_exfat_prober;
 extern const struct ba_prober ba_ntfs_prober;
 extern const struct ba_prober ba_swap_prober;
 extern const struct ba_prober ba_zfs_prober;

@@ -10,7 +10,8 @@
  *
  * "SWAPSPACE2" is v1; "SWAP-SPACE" is the obsolete v0 (a bitmap page, no
  * header: only the page size is known).  A hibernation image written
- * over a v1 area replaces the magic and keeps the header (swsuspend).
+ * over a v1 area replaces the magic and keeps the header (swsuspend;
+ * TuxOnIce's keeps the magic too and marks byte 0, swap-header.c).
  * The header is in the byte order of the machine that made it: a version
  * of 1 read big-endian means a big-endian mkswap.
  *

@@ -5,9 +5,10 @@
  * area needs page 0 alone: the signature in its last 10 bytes, the v1
  * header (version, last_page, nr_badpages, uuid, label) at 1024 and the
  * bad-page list after it (the obsolete v0 keeps its page bitmap there).
- * A hibernation image is another matter: the kernel (or uswsusp,
- * TuxOnIce) replaced the signature to say the area holds a memory image
- * to resume from, which the whole area carries: -ENOTSUP, copied whole.
+ * A hibernation image is another matter: the kernel (or uswsusp)
+ * replaced the signature, or TuxOnIce wrote its magic at byte 0, to say
+ * the area holds a memory image to resume from, which the whole area
+ * carries: -ENOTSUP, copied whole.
  *
  * Layout: the kernel's include/linux/swap.h (union swap_header) and
  * kernel/power/swap.c (struct swsusp_header: the "S1SUSPEND" signature
