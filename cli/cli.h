@@ -33,8 +33,10 @@ void cli_vwarnx(const char *fmt, va_list ap)
 void cli_log_to_stderr(void *data, const char *msg);
 
 /* --json's one document on stdout (json-out.c). */
-void cli_json_want(const char *command);
+int cli_json_want(const char *command, const char *arg);
 FILE *cli_json_stdout(void);
+FILE *cli_json_stream(enum blkalign_json_format *format);
+void cli_json_unstart(void);
 void cli_json_note(const char *msg);
 int cli_json_finish(int status);
 int cli_parse_size(const char *arg, uint64_t *out);
@@ -65,6 +67,27 @@ int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
 void cli_try_help(const char *cmd);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * --json[=<format>] (-J: pretty), the same option and the same --help
+ * words for every command; cli_parse_opts parses its format.  @col: the
+ * spaces from the option to the command's column of text; @ind: the
+ * spaces before that column (CLI_JSON_HELP_34, _30: text at the 34th
+ * or the 30th).
+ */
+#define CLI_JSON_LONGOPT                             \
+	{                                            \
+		"json", optional_argument, NULL, 'J' \
+	}
+#define CLI_JSON_HELP(col, ind)                             \
+	" -J, --json[=<format>]" col                        \
+	"print JSON: pretty (default), compact\n" ind       \
+	"(the same on one line) or lines (a line per\n" ind \
+	"target, then a summary line)\n"
+#define CLI_JSON_HELP_34 \
+	CLI_JSON_HELP("           ", "                                 ")
+#define CLI_JSON_HELP_30 \
+	CLI_JSON_HELP("       ", "                             ")
 
 /* The image topology options of check, plan and model (topo-opts.c). */
 enum {

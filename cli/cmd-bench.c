@@ -89,8 +89,7 @@ static void usage(FILE *out)
 	      "     --sim <key=value,...>   the sim engine's drive: physical, offset,\n"
 	      "                             read_us, write_us, rmw_us, noise, seed\n"
 	      "     --svg <file>            write a bar chart: the medians by phase, or\n"
-	      "                             the two sides of a comparison test\n"
-	      " -J, --json                  print the result as JSON\n"
+	      "                             the two sides of a comparison test\n" CLI_JSON_HELP_30
 	      " -h, --help                  display this help\n"
 	      " -V, --version               display the version\n"
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
@@ -432,7 +431,7 @@ static const struct option longopts[] = {
 	{"engine", required_argument, NULL, 'e'},
 	{"sim", required_argument, NULL, OPT_SIM},
 	{"svg", required_argument, NULL, OPT_SVG},
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},

@@ -41,8 +41,7 @@ static void usage(FILE *out)
 	      "a block device or a partition node; a directory: each disk image\n"
 	      "in it, by name (not recursed into; other entries are skipped and\n"
 	      "said so).  Each report is printed as soon as it is made.\n"
-	      "\nOptions:\n"
-	      " -J, --json                      print the report as JSON\n"
+	      "\nOptions:\n" CLI_JSON_HELP_34
 	      "     --files-from <list>         audit the targets listed in <list> too,\n"
 	      "                                 one per line ('-': standard input)\n"
 	      " -0, --null                      the list's targets end with NUL bytes\n"
@@ -85,7 +84,7 @@ static int list_codes(bool json)
 }
 
 static const struct option longopts[] = {
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"from", required_argument, NULL, OPT_FROM},
 	{"files-from", required_argument, NULL, OPT_FILES_FROM},
@@ -407,9 +406,14 @@ int cmd_check(int argc, char **argv)
 	}
 	s.color = !a.json && cli_use_color(a.color);
 	s.prog.mode = a.progress;
-	if (a.json &&
-	    blkalign_report_write_json_begin(report, cli_json_stdout()))
-		s.status |= BLKALIGN_STATUS_FAILED;
+	if (a.json) {
+		enum blkalign_json_format f;
+		FILE *out = cli_json_stream(&f);
+
+		if (blkalign_report_set_json_format(report, f) ||
+		    blkalign_report_write_json_begin(report, out))
+			s.status |= BLKALIGN_STATUS_FAILED;
+	}
 	audit(report, &a, &targets, optind < argc || a.files_from, &s);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&
 	    !ferror(stdout)) {

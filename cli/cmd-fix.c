@@ -80,8 +80,8 @@ static void usage(FILE *out)
 	      "                                 blkalign cannot size\n"
 	      "     --step <size>               largest copy step (default 16M)\n"
 	      "     --progress <mode>           auto, bar, line or none (default auto:\n"
-	      "                                 a bar on a terminal, lines otherwise)\n"
-	      " -J, --json                      print the result as JSON\n" CLI_TOPO_HELP
+	      "                                 a bar on a terminal, lines otherwise)\n" CLI_JSON_HELP_34
+		      CLI_TOPO_HELP
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
@@ -272,10 +272,11 @@ static int do_inspect(struct blkalign_ctx *ctx, const char *target,
 		if (access(journal, F_OK))
 			journal = NULL; /* none: what the marker says */
 	}
-	rc = blkalign_fix_inspect(ctx, target, journal, json, stdout);
-	/* but a bad call or no memory, the document is on stdout */
-	if (json && rc != -EINVAL && rc != -ENOMEM)
-		cli_json_stdout();
+	rc = blkalign_fix_inspect(ctx, target, journal, json,
+				  json ? cli_json_stdout() : stdout);
+	/* but a bad call or no memory, the document is written */
+	if (json && (rc == -EINVAL || rc == -ENOMEM))
+		cli_json_unstart();
 	if (rc < 0) {
 		cli_warnx("cannot inspect '%s': %s", journal ? journal : target,
 			  strerror(-rc));
@@ -332,7 +333,7 @@ static const struct option longopts[] = {
 	{"copy-all", no_argument, NULL, OPT_COPY_ALL},
 	{"step", required_argument, NULL, OPT_STEP},
 	{"progress", required_argument, NULL, OPT_PROGRESS},
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	CLI_TOPO_LONGOPTS,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},

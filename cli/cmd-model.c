@@ -80,8 +80,7 @@ static void usage(FILE *out)
 	      "     --raid-level <n>            md RAID level below the layer: 0 1 4 5 6 10\n"
 	      "     --raid-disks <n>            md RAID member disks\n"
 	      "     --chunk <size>              md RAID chunk size\n"
-	      "\nOutput:\n"
-	      " -J, --json                      print the models as JSON\n"
+	      "\nOutput:\n" CLI_JSON_HELP_34
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
@@ -441,7 +440,7 @@ static int pick_layers(const struct opts *o, const struct blkalign_device *d,
 }
 
 static const struct option longopts[] = {
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"from", required_argument, NULL, OPT_FROM},
 	CLI_TOPO_LONGOPTS,

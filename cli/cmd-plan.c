@@ -33,8 +33,7 @@ static void usage(FILE *out)
 	      "aligned layout of its partitions: starts moved up to the grain,\n"
 	      "sizes ending on it, never cutting into the data in use and never\n"
 	      "overlapping what follows.  Nothing is written.\n"
-	      "\nOptions:\n"
-	      " -J, --json                      print the plan as JSON\n"
+	      "\nOptions:\n" CLI_JSON_HELP_34
 	      "     --sfdisk                    print the planned layout as an sfdisk script\n"
 	      "     --partition <n>             plan partition <n> only\n"
 	      "     --throughput <size>         copy speed per second for the time\n"
@@ -167,7 +166,7 @@ static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
 }
 
 static const struct option longopts[] = {
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	{"sfdisk", no_argument, NULL, OPT_SFDISK},
 	{"partition", required_argument, NULL, OPT_PARTITION},
 	{"throughput", required_argument, NULL, OPT_THROUGHPUT},

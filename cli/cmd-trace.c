@@ -48,8 +48,7 @@ static void usage(FILE *out)
 	      "     --replay <file>             summarise a file saved with --raw\n"
 	      "     --physical-sector-size <n>  judge requests against this physical\n"
 	      "                                 sector size (default: the device's)\n"
-	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n"
-	      " -J, --json                      print the summary as JSON\n"
+	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n" CLI_JSON_HELP_34
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nExit status: 0 traced, 4 tracing failed or the command failed,\n"
@@ -313,7 +312,7 @@ static const struct option longopts[] = {
 	{"replay", required_argument, NULL, OPT_REPLAY},
 	{"physical-sector-size", required_argument, NULL, OPT_PSS},
 	{"buffer-size", required_argument, NULL, OPT_BUFFER},
-	{"json", no_argument, NULL, 'J'},
+	CLI_JSON_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},

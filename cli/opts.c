@@ -28,9 +28,9 @@ static int short_options(const struct option *longopts, char *buf, size_t len)
 		if (n + 4 > len)
 			return -1;
 		buf[n++] = (char)c;
-		if (o->has_arg != no_argument)
-			buf[n++] = ':';
-		if (o->has_arg == optional_argument)
+		/* an optional argument is the long option's only (--json=
+		 * lines): -J is --json, and -Jb 4096 still -J -b 4096 */
+		if (o->has_arg == required_argument)
 			buf[n++] = ':';
 	}
 	buf[n] = '\0';
@@ -88,8 +88,8 @@ int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
 			return BLKALIGN_STATUS_USAGE;
 		}
 		/* every command's -J is --json: its one document */
-		if (c == 'J')
-			cli_json_want(cmd->name);
+		if (c == 'J' && cli_json_want(cmd->name, optarg))
+			return BLKALIGN_STATUS_USAGE;
 		rc = fn(data, c, optarg);
 		if (rc)
 			return rc;

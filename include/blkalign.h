@@ -322,6 +322,32 @@ int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out);
 int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
 
 /*
+ * The JSON output's three forms (BLKALIGN_0.2; docs/json-schema.md,
+ * "Streams"): the pretty document (the default), the same document
+ * compact on one line, or lines: each target's object on a line of its
+ * own (with schema_version and path) as soon as it is known, then a
+ * summary line { schema_version, version, command, status, counts }.
+ * blkalign_report_set_json_format picks the form of the streamed check
+ * document (before _begin).  blkalign_json_rewrite writes the document
+ * @text (what a writer of this library printed, pretty) in form @f: for
+ * lines, the elements of its array @each are the targets (NULL: the
+ * document is the one target), the summary says @command and @status;
+ * a failure document (it has "errors") is its own summary line.  Both
+ * return 0, -EINVAL (@text no JSON object, begun already), -ENOMEM or
+ * -EIO.
+ */
+enum blkalign_json_format {
+	BLKALIGN_JSON_PRETTY,
+	BLKALIGN_JSON_COMPACT,
+	BLKALIGN_JSON_LINES,
+};
+int blkalign_report_set_json_format(struct blkalign_report *r,
+				    enum blkalign_json_format f);
+int blkalign_json_rewrite(const char *text, size_t len,
+			  enum blkalign_json_format f, const char *command,
+			  int status, const char *each, FILE *out);
+
+/*
  * The other files an image file's disk is made of (BLKALIGN_0.2), so that
  * a run over many files audits each disk once: the extents a VMDK
  * descriptor file names, the parent a VMDK delta names

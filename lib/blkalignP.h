@@ -484,7 +484,14 @@ void ba_check_finish(struct blkalign_report *r, size_t first);
 int ba_check_image_nbd(struct blkalign_report *r, const char *path,
 		       struct ba_nbd *n);
 
-/* Report internals used by json.c. */
+/* Report internals used by json.c and report-stream.c. */
+/* A JSON document being written: its form, the devices written so far,
+ * and their findings and problems (the counts of --json=lines). */
+struct ba_json_stream {
+	enum blkalign_json_format format;
+	size_t ndevices, nfindings, nproblems;
+};
+struct json_object *ba_device_json(const struct ba_device *bd, bool alone);
 /* An entry of a run not audited (blkalign_report_skip), and why. */
 struct ba_skipped {
 	char *path, *reason;
@@ -498,9 +505,9 @@ struct blkalign_report {
 	unsigned int status;
 	struct ba_skipped *skipped;
 	size_t nskipped, skipped_cap;
-	/* the streamed JSON document: begun, devices written so far */
+	/* the streamed JSON document: begun, and its form and counts */
 	bool json_begun;
-	size_t json_ndevices;
+	struct ba_json_stream json;
 };
 
 #include "banned.h"

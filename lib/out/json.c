@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * json.c - the report as JSON, through json-c; nothing else in the tree
- * includes json-c.  Keys are snake_case, byte counts are integers, and
+ * json.c - the objects of the report as JSON (a device and what it
+ * holds; report-stream.c writes the document around them), and the list
+ * of finding codes.  Keys are snake_case, byte counts are integers, and
  * keys are only ever added (docs/json-schema.md).
  */
 #include <errno.h>
@@ -287,7 +288,11 @@ static struct json_object *scan_json(const struct ba_device *bd)
 	return o;
 }
 
-static struct json_object *device_json(const struct ba_device *bd)
+/*
+ * A device's object of the document's "devices"; @alone: a line of its
+ * own (--json=lines), which starts with the schema_version.
+ */
+struct json_object *ba_device_json(const struct ba_device *bd, bool alone)
 {
 	const struct blkalign_device *d = &bd->pub;
 	struct json_object *o = json_object_new_object();
@@ -295,6 +300,8 @@ static struct json_object *device_json(const struct ba_device *bd)
 	struct json_object *findings = json_object_new_array();
 	struct json_object *problems = json_object_new_array();
 
+	if (alone)
+		ba_json_u64(o, "schema_version", BLKALIGN_SCHEMA_VERSION);
 	ba_json_str(o, "path", d->path);
 	ba_json_str(o, "name", d->name);
 	ba_json_str(o, "type",
@@ -328,125 +335,6 @@ static struct json_object *device_json(const struct ba_device *bd)
 	}
 	json_object_object_add(o, "scan", scan_json(bd));
 	return o;
-}
-
-/*
- * The document, streamed: its opening, each device as it is audited, its
- * end; byte for byte what json-c prints for the whole tree
- * (ba_json_write), so a report written at once and one streamed are the
- * same text.
- */
-static int json_begin(FILE *out)
-{
-	if (fprintf(out,
-		    "{\n  \"schema_version\": %d,\n  \"version\": \"%s\",\n"
-		    "  \"devices\": [",
-		    BLKALIGN_SCHEMA_VERSION, BLKALIGN_VERSION) < 0)
-		return -EIO;
-	return 0;
-}
-
-/* The devices of @r after the @n already written (@n counts them). */
-static int json_devices(const struct blkalign_report *r, size_t *n, FILE *out)
-{
-	int rc;
-
-	for (size_t i = 0; i < r->ndevices; i++) {
-		if (fputs(*n ? ",\n    " : "\n    ", out) == EOF)
-			return -EIO;
-		rc = ba_json_write_nested(device_json(r->devices[i]), out, 2);
-		if (rc)
-			return rc;
-		(*n)++;
-	}
-	return 0;
-}
-
-static int json_end(const struct blkalign_report *r, FILE *out)
-{
-	struct json_object *v = json_object_new_array();
-	int rc;
-
-	for (size_t i = 0; v && i < r->nskipped; i++) {
-		struct json_object *e = json_object_new_object();
-
-		ba_json_str(e, "path", r->skipped[i].path);
-		ba_json_str(e, "reason", r->skipped[i].reason);
-		json_object_array_add(v, e);
-	}
-	if (fputs("\n  ],\n  \"skipped\": ", out) == EOF) {
-		json_object_put(v);
-		return -EIO;
-	}
-	rc = ba_json_write_nested(v, out, 1);
-	if (rc)
-		return rc;
-	if (fprintf(out, ",\n  \"status\": %u\n}\n", r->status) < 0)
-		return -EIO;
-	return 0;
-}
-
-/**
- * blkalign_report_write_json: write @r to @out as one JSON document.
- * Returns: 0, -ENOMEM, or -EIO when writing failed.
- */
-int blkalign_report_write_json(const struct blkalign_report *r, FILE *out)
-{
-	size_t n = 0;
-	int rc;
-
-	if (!r || !out)
-		return -EINVAL;
-	rc = json_begin(out);
-	if (!rc)
-		rc = json_devices(r, &n, out);
-	if (!rc)
-		rc = json_end(r, out);
-	return rc;
-}
-
-/**
- * blkalign_report_write_json_begin: start the JSON document of @r on
- * @out, up to its "devices" array: then each device as it is audited
- * (blkalign_report_write_json_devices), the end last
- * (blkalign_report_write_json_end).
- * Returns: 0, -EINVAL (begun already) or -EIO.
- */
-int blkalign_report_write_json_begin(struct blkalign_report *r, FILE *out)
-{
-	if (!r || !out || r->json_begun)
-		return -EINVAL;
-	r->json_begun = true;
-	r->json_ndevices = 0;
-	return json_begin(out);
-}
-
-/**
- * blkalign_report_write_json_devices: write the devices @r holds into the
- * document begun on @out; blkalign_report_clear() then frees them.
- * Returns: 0, -EINVAL (not begun), -ENOMEM or -EIO.
- */
-int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out)
-{
-	if (!r || !out || !r->json_begun)
-		return -EINVAL;
-	return json_devices(r, &r->json_ndevices, out);
-}
-
-/**
- * blkalign_report_write_json_end: the devices @r still holds, then the
- * end of the document: the entries skipped and the status of the run.
- * Returns: 0, -EINVAL (not begun), -ENOMEM or -EIO.
- */
-int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out)
-{
-	int rc;
-
-	if (!r || !out || !r->json_begun)
-		return -EINVAL;
-	rc = json_devices(r, &r->json_ndevices, out);
-	r->json_begun = false;
-	return rc ? rc : json_end(r, out);
 }
 
 /**

@@ -116,6 +116,27 @@ int ba_json_write(struct json_object *root, FILE *out)
 }
 
 /*
+ * Print @o to @out compact (json-c's plain form, on one line: the text
+ * of --json=compact and of each line of --json=lines), with a final
+ * newline when @newline, and free it.
+ * Returns: 0, -ENOMEM or -EIO.
+ */
+int ba_json_write_compact(struct json_object *o, FILE *out, bool newline)
+{
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = 0;
+
+	if (!o || !text)
+		rc = -ENOMEM;
+	else if (fputs(text, out) == EOF ||
+		 (newline && fputc('\n', out) == EOF))
+		rc = -EIO;
+	json_object_put(o);
+	return rc;
+}
+
+/*
  * Print @o to @out as it is printed nested @level deep in a pretty
  * document (2 spaces a level before each line after the first: strings
  * hold no newline, json-c escapes it), without a final newline, and

@@ -32,6 +32,7 @@ void ba_json_requests(struct json_object *o, const struct ba_json_requests *r);
 struct json_object *ba_json_root(void);
 int ba_json_root_array(struct json_object **root, struct json_object **arr);
 int ba_json_write(struct json_object *root, FILE *out);
+int ba_json_write_compact(struct json_object *o, FILE *out, bool newline);
 int ba_json_write_nested(struct json_object *o, FILE *out, int level);
 
 #endif /* BLKALIGN_JSONW_H */

@@ -7,7 +7,9 @@
  * the document parsed back (so it is one valid document, laid out as a
  * document written at once), the same as blkalign_report_write_json of
  * a report that kept every device, and the status must outlive the
- * devices it came from.
+ * devices it came from.  The other forms (issue 27): compact is json-c's
+ * plain text of that document, lines its devices a line each and a
+ * summary.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -164,11 +166,121 @@ static void test_empty(void **state)
 	blkalign_ctx_unref(ctx);
 }
 
+/* The run of test_stream in form @f: the text streamed (to free). */
+static char *stream_in(enum blkalign_json_format f)
+{
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	struct blkalign_report *r = blkalign_report_new(ctx);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	assert_int_equal(blkalign_report_set_json_format(r, f), 0);
+	assert_int_equal(blkalign_report_write_json_begin(r, out), 0);
+	/* the form is chosen before the document begins */
+	assert_int_equal(blkalign_report_set_json_format(r, f), -EINVAL);
+	for (size_t i = 0; i < 3; i++) {
+		add_device(r, names[i], i == 1);
+		if (i == 1)
+			assert_int_equal(
+				blkalign_report_skip(r, "notes.txt", "not one"),
+				0);
+		assert_int_equal(blkalign_report_write_json_devices(r, out), 0);
+		blkalign_report_clear(r);
+	}
+	assert_int_equal(blkalign_report_write_json_end(r, out), 0);
+	fclose(out);
+	blkalign_report_unref(r);
+	blkalign_ctx_unref(ctx);
+	return text;
+}
+
+/* --json=compact: json-c's plain text of the pretty document, one line. */
+static void test_compact(void **state)
+{
+	char *pretty = stream_in(BLKALIGN_JSON_PRETTY);
+	char *compact = stream_in(BLKALIGN_JSON_COMPACT);
+	struct json_object *o = json_tokener_parse(pretty);
+	const char *want;
+
+	(void)state;
+	assert_non_null(o);
+	want = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	assert_int_equal(strlen(compact), strlen(want) + 1);
+	assert_memory_equal(compact, want, strlen(want));
+	assert_string_equal(compact + strlen(want), "\n");
+	json_object_put(o);
+	free(pretty);
+	free(compact);
+}
+
+/*
+ * --json=lines: a line per device, each the document's device object
+ * with the schema_version first, then the summary: 3 targets, 1 skipped,
+ * b.img's one finding, the status of its warning.
+ */
+static void test_lines(void **state)
+{
+	char *pretty = stream_in(BLKALIGN_JSON_PRETTY);
+	char *lines = stream_in(BLKALIGN_JSON_LINES);
+	struct json_object *doc = json_tokener_parse(pretty);
+	struct json_object *devs = json_object_object_get(doc, "devices");
+	struct json_object *o, *c;
+	char *p = lines, *nl;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++, p = nl + 1) {
+		nl = strchr(p, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		o = json_tokener_parse(p);
+		assert_non_null(o);
+		assert_int_equal(json_object_get_int(json_object_object_get(
+					 o, "schema_version")),
+				 1);
+		json_object_object_del(o, "schema_version");
+		assert_true(json_object_equal(
+			o, json_object_array_get_idx(devs, i)));
+		json_object_put(o);
+	}
+	nl = strchr(p, '\n');
+	assert_non_null(nl);
+	assert_string_equal(nl + 1, "");
+	*nl = '\0';
+	o = json_tokener_parse(p);
+	assert_non_null(o);
+	assert_string_equal(
+		json_object_get_string(json_object_object_get(o, "command")),
+		"check");
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(o, "status")),
+		BLKALIGN_STATUS_FINDINGS);
+	c = json_object_object_get(o, "counts");
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(c, "targets")), 3);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(c, "skipped")), 1);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(c, "findings")), 1);
+	assert_int_equal(
+		json_object_get_int(json_object_object_get(c, "problems")), 0);
+	assert_true(json_object_equal(json_object_object_get(o, "skipped"),
+				      json_object_object_get(doc, "skipped")));
+	json_object_put(o);
+	json_object_put(doc);
+	free(pretty);
+	free(lines);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
