@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
-#include "table.h"
+#include "text-table.h"
 #include "columns.h"
 #include "blkalignP.h"
 

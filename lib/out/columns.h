@@ -6,7 +6,7 @@
 #ifndef BLKALIGN_COLUMNS_H
 #define BLKALIGN_COLUMNS_H
 
-#include "table.h"
+#include "text-table.h"
 
 enum {
 	BA_LCOL_NAME,

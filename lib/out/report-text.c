@@ -4,7 +4,7 @@
  * with where each value came from, a table of layers with a verdict, then
  * the findings worst first with what they cost and how to fix them
  * (blkalign_report_write_text).  The two tables are libsmartcols'
- * (table.c), their columns defined in columns.c; -r and -P print the
+ * (text-table.c), their columns defined in columns.c; -r and -P print the
  * layer table alone, for scripts.  It writes to the FILE it is given and
  * reads only the report.
  */
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
-#include "table.h"
+#include "text-table.h"
 #include "columns.h"
 #include "blkalignP.h"
 

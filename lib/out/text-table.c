@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * table.c - the library's text tables over libsmartcols (table.h): the
- * column list a caller chose, checked against a table of columns, and
- * one libsmartcols table laid out as the options say (raw, pairs, no
- * headings, a width, colors, a tree or a list).  Nothing here knows
- * what the rows are.
+ * text-table.c - the library's text tables over libsmartcols
+ * (text-table.h): the column list a caller chose, checked against a
+ * table of columns, and one libsmartcols table laid out as the options
+ * say (raw, pairs, no headings, a width, colors, a tree or a list).
+ * Nothing here knows what the rows are.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include <strings.h>
 
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
-#include "table.h"
+#include "text-table.h"
 #include "blkalignP.h"
 
 static int find(const struct ba_column *cols, size_t ncols, const char *name,

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * table.h - the text tables of the library's reports, over libsmartcols
- * as lsblk and findmnt use it: a table of columns (id, name, help, width
- * hint, flags) per kind of row, a column list chosen by the caller
- * ("NAME,START", "+UUID"), and one table object that lays the rows out,
- * raw, as pairs, without headings, within a width.  check's layers and
- * topology use it (columns.c); plan, model, trace and bench tables can
- * describe their own columns the same way.
+ * text-table.h - the text tables of the library's reports, over
+ * libsmartcols as lsblk and findmnt use it: a table of columns (id,
+ * name, help, width hint, flags) per kind of row, a column list chosen
+ * by the caller ("NAME,START", "+UUID"), and one table object that lays
+ * the rows out, raw, as pairs, without headings, within a width.  check's
+ * layers and topology use it (columns.c); plan, model, trace and bench tables
+ * can describe their own columns the same way.
  */
-#ifndef BLKALIGN_TABLE_H
-#define BLKALIGN_TABLE_H
+#ifndef BLKALIGN_TEXT_TABLE_H
+#define BLKALIGN_TEXT_TABLE_H
 
 #include <libsmartcols/libsmartcols.h>
 #include <stdbool.h>
@@ -62,4 +62,4 @@ void ba_table_hide(struct ba_table *t, int id);
 int ba_table_print(struct ba_table *t, FILE *out, const char *indent);
 void ba_table_free(struct ba_table *t);
 
-#endif /* BLKALIGN_TABLE_H */
+#endif /* BLKALIGN_TEXT_TABLE_H */
