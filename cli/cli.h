@@ -128,6 +128,51 @@ int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 
+/* The options of check's tables, as lsblk's (table-opts.c). */
+enum {
+	CLI_OPT_BYTES = 1100,
+	CLI_OPT_WIDTH,
+};
+
+#define CLI_TABLE_LONGOPTS                                      \
+	{"output", required_argument, NULL, 'o'},               \
+		{"list-columns", no_argument, NULL, 'H'},       \
+		{"noheadings", no_argument, NULL, 'n'},         \
+		{"raw", no_argument, NULL, 'r'},                \
+		{"pairs", no_argument, NULL, 'P'},              \
+		{"bytes", no_argument, NULL, CLI_OPT_BYTES},    \
+		{"list", no_argument, NULL, 'l'},               \
+		{"tree", no_argument, NULL, 'T'},               \
+	{                                                       \
+		"width", required_argument, NULL, CLI_OPT_WIDTH \
+	}
+
+#define CLI_TABLE_HELP                                                                    \
+	" -o, --output <list>             the layer table's columns, comma-separated\n"   \
+	"                                 (+<list>: after the default ones)\n"            \
+	" -H, --list-columns              list the columns -o takes and exit\n"           \
+	" -n, --noheadings                print the tables without headings\n"            \
+	" -r, --raw                       print the layer table alone, raw\n"             \
+	" -P, --pairs                     print the layer table alone, KEY=\"value\"\n"   \
+	"     --bytes                     print sizes in bytes, not as 1.5G\n"            \
+	" -l, --list                      print the layers as a list\n"                   \
+	" -T, --tree                      print the layers as a tree (default)\n"         \
+	"     --width <n>                 lines at most <n> columns wide (default: the\n" \
+	"                                 terminal's, or COLUMNS; a pipe: no limit)\n"
+
+struct cli_table {
+	const char *columns;
+	unsigned int flags; /* BLKALIGN_TEXT_* */
+	unsigned int width; /* --width; 0: the terminal's */
+	bool list_columns;
+};
+
+int cli_table_opt(struct cli_table *t, int c, const char *arg);
+int cli_table_usage(const struct cli_table *t, const char *cmd);
+struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
+					      bool color);
+void cli_table_list_columns(void);
+
 /*
  * Where a command's device comes from: the device or image itself, a
  * saved sysfs tree (--sysroot) or a saved check --json report (--from);

@@ -50,7 +50,7 @@ static void usage(FILE *out)
 	      "                                 a bar when stderr is a terminal and\n"
 	      "                                 stdout is not)\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
-		      CLI_TOPO_HELP
+		      CLI_TOPO_HELP CLI_TABLE_HELP
 	      "     --color[=<when>]            colorize: auto, always or never\n"
 	      "     --list-codes                list every finding code and exit\n"
 	      " -h, --help                      display this help\n"
@@ -91,6 +91,7 @@ static const struct option longopts[] = {
 	{"null", no_argument, NULL, '0'},
 	{"progress", required_argument, NULL, OPT_PROGRESS},
 	CLI_TOPO_LONGOPTS,
+	CLI_TABLE_LONGOPTS,
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"list-codes", no_argument, NULL, OPT_LIST_CODES},
 	{"help", no_argument, NULL, 'h'},
@@ -112,6 +113,7 @@ static const char *const progress_modes[] = {"auto", "bar", "line", "none"};
 struct check_args {
 	struct cli_topo topo;
 	struct cli_source src;
+	struct cli_table table;
 	const char *color;
 	const char *files_from;
 	enum progress_mode progress;
@@ -121,6 +123,7 @@ struct check_args {
 static int check_opt(void *data, int c, const char *arg)
 {
 	struct check_args *a = data;
+	int rc;
 
 	switch (c) {
 	case 'J':
@@ -162,7 +165,10 @@ static int check_opt(void *data, int c, const char *arg)
 		return 0;
 	}
 	/* a bad value: said */
-	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	rc = cli_table_opt(&a->table, c, arg);
+	if (!rc)
+		rc = cli_topo_opt(&a->topo, c, arg);
+	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
 /*
@@ -259,14 +265,52 @@ static void say_problems(const struct blkalign_report *report,
 }
 
 /*
+ * The text of what was audited or skipped since the last call.  With
+ * -r or -P, the layer table alone (its headings once) and the entries
+ * skipped said on stderr, so that stdout stays one table.
+ */
+static void emit_text(struct blkalign_report *report, struct stream *s)
+{
+	struct blkalign_text_opts o =
+		cli_table_text_opts(&s->a->table, s->color);
+	bool alone = o.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);
+	int rc;
+
+	for (; s->nskipped < blkalign_report_nskipped(report); s->nskipped++) {
+		const char *why, *path = blkalign_report_skipped(
+					 report, s->nskipped, &why);
+
+		if (alone) {
+			progress_clear(&s->prog);
+			cli_warnx("%s: skipped: %s", path, why);
+			continue;
+		}
+		printf("%s%s: skipped: %s\n", s->printed ? "\n" : "", path,
+		       why);
+		s->printed = true;
+	}
+	if (!blkalign_report_ndevices(report))
+		return;
+	if (s->printed && !alone)
+		putchar('\n');
+	if (s->printed && alone)
+		o.flags |= BLKALIGN_TEXT_NOHEADINGS;
+	rc = blkalign_report_write_text_opts(report, stdout, &o);
+	/* -EIO: the flush below says so */
+	if (rc == -ENOMEM) {
+		cli_warnx("out of memory");
+		s->status |= BLKALIGN_STATUS_FAILED;
+	}
+	s->printed = true;
+}
+
+/*
  * What was audited or skipped since the last call, written out (text:
  * each device's report, a line for each entry skipped; JSON: the device
  * objects) and freed, so that a run over many images holds one.
  */
 static void emit(struct blkalign_report *report, struct stream *s)
 {
-	int rc;
-
 	say_problems(report, &s->prog);
 	if (s->a->json) {
 		if (blkalign_report_write_json_devices(report, stdout) &&
@@ -275,28 +319,7 @@ static void emit(struct blkalign_report *report, struct stream *s)
 			s->status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		for (; s->nskipped < blkalign_report_nskipped(report);
-		     s->nskipped++) {
-			const char *why, *path = blkalign_report_skipped(
-						 report, s->nskipped, &why);
-
-			printf("%s%s: skipped: %s\n", s->printed ? "\n" : "",
-			       path, why);
-			s->printed = true;
-		}
-		if (blkalign_report_ndevices(report)) {
-			if (s->printed)
-				putchar('\n');
-			rc = blkalign_report_write_text(
-				report, stdout,
-				s->color ? BLKALIGN_TEXT_COLOR : 0);
-			/* -EIO: the flush below says so */
-			if (rc == -ENOMEM) {
-				cli_warnx("out of memory");
-				s->status |= BLKALIGN_STATUS_FAILED;
-			}
-			s->printed = true;
-		}
+		emit_text(report, s);
 	}
 	blkalign_report_clear(report);
 	fflush(stdout);
@@ -376,6 +399,12 @@ int cmd_check(int argc, char **argv)
 		return rc == CLI_DONE ? 0 : rc;
 	if (a.list_codes)
 		return list_codes(a.json);
+	if (a.table.list_columns) {
+		cli_table_list_columns();
+		return 0;
+	}
+	if (cli_table_usage(&a.table, "check"))
+		return BLKALIGN_STATUS_USAGE;
 	if (cli_source_usage(&a.src, &a.topo))
 		return BLKALIGN_STATUS_USAGE;
 	if (a.null && !a.files_from)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -68,11 +67,4 @@ int cli_parse_size(const char *arg, uint64_t *out)
 		return 0;
 	}
 	return -EINVAL;
-}
-
-bool cli_use_color(const char *when)
-{
-	if (!when || !strcmp(when, "auto"))
-		return isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	return !strcmp(when, "always");
 }

@@ -293,9 +293,36 @@ unsigned int blkalign_report_status(const struct blkalign_report *r);
 int blkalign_report_write_json(const struct blkalign_report *r, FILE *out);
 /* The text report of check (out/report-text.c): 0, -EINVAL, -ENOMEM (a
  * device's layers left out, a line saying so) or -EIO. */
-#define BLKALIGN_TEXT_COLOR (1u << 0) /* ANSI colors */
+#define BLKALIGN_TEXT_COLOR	 (1u << 0) /* ANSI colors */
+#define BLKALIGN_TEXT_NOHEADINGS (1u << 1) /* tables without headings */
+#define BLKALIGN_TEXT_RAW	 (1u << 2) /* the layers alone, raw (lsblk -r) */
+#define BLKALIGN_TEXT_PAIRS	 (1u << 3) /* the layers alone, KEY="value" */
+#define BLKALIGN_TEXT_BYTES	 (1u << 4) /* sizes as byte counts */
+#define BLKALIGN_TEXT_LIST	 (1u << 5) /* the layers as a list, no tree */
 int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
 			       unsigned int flags);
+
+/*
+ * The text report's options beyond the flags.  A caller sets @size to
+ * sizeof(struct blkalign_text_opts) (fields are only ever added) and
+ * zeroes what it does not use.
+ */
+struct blkalign_text_opts {
+	size_t size;
+	unsigned int flags;  /* BLKALIGN_TEXT_* */
+	const char *columns; /* the layer table's: "NAME,START", "+UUID";
+				NULL: the default ones */
+	unsigned int width;  /* lines at most this wide; 0: no limit */
+};
+int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
+				    const struct blkalign_text_opts *o);
+/* The layer table's columns: 0, or -ENOENT after the last one. */
+int blkalign_text_column(size_t i, const char **name, const char **help,
+			 bool *dflt);
+/* A column list checked: 0, -EINVAL (@bad, @badlen: the unknown name in
+ * @list) or -E2BIG (too many). */
+int blkalign_text_columns_check(const char *list, const char **bad,
+				size_t *badlen);
 
 /*
  * Many images in one run, streamed (BLKALIGN_0.2).  blkalign_check_if_image

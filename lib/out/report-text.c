@@ -3,7 +3,9 @@
  * report-text.c - the human report of `check`: per device, the topology
  * with where each value came from, a table of layers with a verdict, then
  * the findings worst first with what they cost and how to fix them
- * (blkalign_report_write_text).  It writes to the FILE it is given and
+ * (blkalign_report_write_text).  The two tables are libsmartcols'
+ * (text-table.c), their columns defined in columns.c; -r and -P print the
+ * layer table alone, for scripts.  It writes to the FILE it is given and
  * reads only the report.
  */
 #include <errno.h>
@@ -14,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
+#include "text-table.h"
+#include "columns.h"
 #include "blkalignP.h"
 
 #define RED    "\033[31m"
@@ -75,30 +80,52 @@ static void source_words(const struct blkalign_device *d,
 		snprintf(buf, len, "%s", blkalign_source_name(src));
 }
 
-static void print_topology(const struct blkalign_device *d, FILE *out)
+/* The topology with the source of each value; -ENOMEM, -EIO or 0. */
+static int print_topology(const struct blkalign_device *d, FILE *out,
+			  const struct blkalign_text_opts *o)
 {
-	fprintf(out, "  %-22s %12s  %s\n", "TOPOLOGY", "VALUE", "SOURCE");
+	struct ba_colsel sel = {
+		{BA_TCOL_TOPOLOGY, BA_TCOL_VALUE, BA_TCOL_SOURCE}, 3};
+	struct ba_table t;
+	int rc = ba_table_init(&t, ba_topology_columns, &sel, o);
+
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < sizeof(topo_rows) / sizeof(topo_rows[0]); i++) {
 		const struct blkalign_value *v =
 			(const void *)((const char *)&d->topology +
 				       topo_rows[i].off);
-		char src[48];
+		struct libscols_line *ln = ba_table_line(&t, NULL);
+		char src[48], val[24];
 
+		if (!ln) {
+			rc = -ENOMEM;
+			goto out;
+		}
 		source_words(d, v->source, src, sizeof(src));
-		if (v->source == BLKALIGN_SRC_NONE)
-			fprintf(out, "  %-22s %12s  %s\n", topo_rows[i].label,
-				"-", "unknown");
-		else
-			fprintf(out, "  %-22s %12" PRId64 "  %s\n",
-				topo_rows[i].label, v->value, src);
+		snprintf(val, sizeof(val), "%" PRId64, v->value);
+		if (v->source == BLKALIGN_SRC_NONE) {
+			snprintf(val, sizeof(val), "-");
+			snprintf(src, sizeof(src), "unknown");
+		}
+		if (ba_table_set(&t, ln, BA_TCOL_TOPOLOGY, topo_rows[i].label,
+				 NULL) ||
+		    ba_table_set(&t, ln, BA_TCOL_VALUE, val, NULL) ||
+		    ba_table_set(&t, ln, BA_TCOL_SOURCE, src, NULL)) {
+			rc = -ENOMEM;
+			goto out;
+		}
 	}
-	if (d->topology.optimal_io_note)
+	rc = ba_table_print(&t, out, "  ");
+	if (!rc && d->topology.optimal_io_note)
 		fprintf(out, "  (optimal I/O size %" PRId64 " ignored: %s)\n",
 			d->topology.optimal_io_size_raw,
 			d->topology.optimal_io_note);
+out:
+	ba_table_free(&t);
+	return rc;
 }
 
-/* The codes of the findings on layer @i, or "ok". */
 /*
  * The layer tree and each layer's findings as linked lists, made once:
  * walking every layer and finding for each layer is quadratic, and a
@@ -159,122 +186,119 @@ static void verdict(const struct tree *t, size_t i, char *buf, size_t len)
 			 t->d->layers[i].extended ? "container" : "ok");
 }
 
-/* What a stack layer is, in a few words: "md 1.2 raid5, chunk 128K". */
-static void detail(const struct blkalign_layer *l, char *buf, size_t len)
+/* The worst severity of layer @i's findings; -1 when it has none. */
+static int worst(const struct tree *t, size_t i)
 {
-	char a[16], b[16];
+	int w = -1;
 
-	if (l->lower_device) {
-		snprintf(buf, len, "%s on %s at byte %" PRIu64,
-			 l->type ? l->type : "dm", l->lower_device,
-			 l->lower_start);
-		return;
-	}
-	if (l->raid_disks) {
-		blkalign_size_format(l->raid_chunk, BLKALIGN_SIZE_LSBLK, a,
-				     sizeof(a));
-		blkalign_size_format(l->raid_stripe_width, BLKALIGN_SIZE_LSBLK,
-				     b, sizeof(b));
-		snprintf(buf, len,
-			 "md %s raid%d, %u disks, chunk %s, stripe %s",
-			 l->version ? l->version : "?", l->raid_level,
-			 l->raid_disks, l->raid_chunk ? a : "-",
-			 l->raid_stripe_width ? b : "-");
-		return;
-	}
-	switch (l->kind) {
-	case BLKALIGN_LAYER_LVM:
-		blkalign_size_format(l->data_offset, BLKALIGN_SIZE_LSBLK, a,
-				     sizeof(a));
-		blkalign_size_format(l->extent_size, BLKALIGN_SIZE_LSBLK, b,
-				     sizeof(b));
-		snprintf(buf, len, "LVM2 PV, pe_start %s, extent %s", a,
-			 l->extent_size ? b : "-");
-		break;
-	case BLKALIGN_LAYER_LUKS:
-		blkalign_size_format(l->data_offset, BLKALIGN_SIZE_LSBLK, a,
-				     sizeof(a));
-		snprintf(buf, len, "LUKS%s, payload at %s, sector %u",
-			 l->version ? l->version : "", a,
-			 l->unit ? l->unit : 512);
-		break;
-	case BLKALIGN_LAYER_ZFS:
-		snprintf(buf, len, "zfs, ashift %u", l->zfs_ashift);
-		break;
-	case BLKALIGN_LAYER_FILESYSTEM:
-		blkalign_size_format(l->fs_stride, BLKALIGN_SIZE_LSBLK, a,
-				     sizeof(a));
-		blkalign_size_format(l->fs_stripe_width, BLKALIGN_SIZE_LSBLK, b,
-				     sizeof(b));
-		snprintf(buf, len, "%s, block %u%s%s%s%s",
-			 l->type ? l->type : "?", l->unit,
-			 l->fs_stride ? ", stride " : "", l->fs_stride ? a : "",
-			 l->fs_stripe_width ? "/" : "",
-			 l->fs_stripe_width ? b : "");
-		break;
-	default:
-		buf[0] = '\0';
-	}
+	for (size_t k = t->finding[i]; k != NONE; k = t->next[k])
+		if ((int)t->d->findings[k].severity > w)
+			w = (int)t->d->findings[k].severity;
+	return w;
 }
 
-static void print_layer(const struct tree *t, size_t i, const char *prefix,
-			bool last, FILE *out)
+/* Layer @i and the layers on it, in order, as rows of @tb below
+ * @parent (a list: all at the top). */
+static int add_layer(struct ba_table *tb, const struct tree *t, size_t i,
+		     struct libscols_line *parent)
 {
-	const struct blkalign_device *d = t->d;
-	const struct blkalign_layer *l = &d->layers[i];
-	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
-	uint64_t sectors = l->size / lss;
-	char size[16], v[256], name[64], sbs[16], ao[24], more[96], sub[32];
+	struct libscols_line *ln = ba_table_line(tb, parent);
+	bool list = tb->flags & (BLKALIGN_TEXT_LIST | BLKALIGN_TEXT_RAW |
+				 BLKALIGN_TEXT_PAIRS);
+	char cell[256];
+	int rc, w;
 
-	blkalign_size_format(l->size, BLKALIGN_SIZE_LSBLK, size, sizeof(size));
-	verdict(t, i, v, sizeof(v));
-	snprintf(name, sizeof(name), "%s%s%s", prefix,
-		 i == 0 ? ""
-		 : last ? "`-"
-			: "|-",
-		 l->name);
-	if (l->kind <= BLKALIGN_LAYER_BSD) {
-		snprintf(sbs, sizeof(sbs), "%u", l->soft_block_size);
-		snprintf(ao, sizeof(ao), "%" PRId64, l->alignment_offset);
-	} else {
-		snprintf(sbs, sizeof(sbs), "-");
-		snprintf(ao, sizeof(ao), "-");
+	if (!ln)
+		return -ENOMEM;
+	for (size_t k = 0; k < tb->sel.n; k++) {
+		int id = tb->sel.id[k];
+
+		if (id == BA_LCOL_VERDICT)
+			continue;
+		ba_layer_cell(t->d, i, id, tb->flags, cell, sizeof(cell));
+		if (ba_table_set(tb, ln, id, cell, NULL))
+			return -ENOMEM;
 	}
-	fprintf(out,
-		"  %-22s %-10s %12" PRIu64 " %12" PRIu64 " %7s %7s %6s  %s\n",
-		name, blkalign_layer_kind_name(l->kind), l->start / lss,
-		sectors ? l->start / lss + sectors - 1 : l->start / lss, size,
-		sbs, ao, v);
-	detail(l, more, sizeof(more));
-	if (more[0])
-		fprintf(out, "  %-22s %s\n", "", more);
-
-	/* Children, in order; the prefix grows like lsblk's tree. */
-	snprintf(sub, sizeof(sub), "%s%s", prefix,
-		 i == 0 ? ""
-		 : last ? "  "
-			: "| ");
-	for (size_t k = t->child[i]; k != NONE; k = t->sibling[k])
-		print_layer(t, k, sub, t->sibling[k] == NONE, out);
+	verdict(t, i, cell, sizeof(cell));
+	w = worst(t, i);
+	if (ba_table_set(tb, ln, BA_LCOL_VERDICT, cell,
+			 w < 0 ? NULL : sev_color((enum blkalign_severity)w)))
+		return -ENOMEM;
+	for (size_t k = t->child[i]; k != NONE; k = t->sibling[k]) {
+		rc = add_layer(tb, t, k, list ? NULL : ln);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
-/* Returns: 0, or -ENOMEM when the layers could not be printed (a line
- * says so in their place). */
-static int print_layers(const struct blkalign_device *d, FILE *out)
+/* Whether a layer of @d has a DETAIL. */
+static bool any_detail(const struct blkalign_device *d)
 {
+	char buf[128];
+
+	for (size_t i = 0; i < d->nlayers; i++) {
+		ba_layer_cell(d, i, BA_LCOL_DETAIL, 0, buf, sizeof(buf));
+		if (buf[0])
+			return true;
+	}
+	return false;
+}
+
+/* @tb made and filled with the layers of @t; @split: see ba_table_split. */
+static int fill_layers(struct ba_table *tb, const struct tree *t,
+		       const struct ba_colsel *sel,
+		       const struct blkalign_text_opts *o, bool split)
+{
+	bool defaults = !o->columns || !o->columns[0] || o->columns[0] == '+';
+	int rc = ba_table_init(tb, ba_layer_columns, sel, o);
+
+	if (rc)
+		return rc;
+	if (split)
+		ba_table_split(tb);
+	if (t->d->nlayers)
+		rc = add_layer(tb, t, 0, NULL);
+	/* DETAIL by default only for the stacks that have one */
+	if (!rc && defaults && !any_detail(t->d))
+		ba_table_hide(tb, BA_LCOL_DETAIL);
+	return rc;
+}
+
+/* Returns: 0, -EINVAL (a bad column list), or -ENOMEM when the layers
+ * could not be printed (a line says so in their place). */
+static int print_layers(const struct blkalign_device *d, FILE *out,
+			const struct blkalign_text_opts *o)
+{
+	struct ba_colsel sel;
+	struct ba_table tb;
 	struct tree t;
+	int rc;
 
-	fprintf(out, "  %-22s %-10s %12s %12s %7s %7s %6s  %s\n", "NAME",
-		"KIND", "START", "END", "SIZE", "SOFT-BS", "ALIGN", "VERDICT");
-	if (!d->nlayers)
-		return 0;
+	rc = ba_columns_select(ba_layer_columns, BA_LCOL_COUNT, o->columns,
+			       &sel, NULL, NULL);
+	if (rc)
+		return -EINVAL;
 	if (!tree_make(&t, d)) {
 		fprintf(out, "  (no memory to print the layers)\n");
 		return -ENOMEM;
 	}
-	print_layer(&t, 0, "", true, out);
+	rc = fill_layers(&tb, &t, &sel, o, false);
+	/* too wide for the width: the verdicts wrap after their commas */
+	if (!rc && o->width && !(o->flags & BLKALIGN_TEXT_RAW) &&
+	    !(o->flags & BLKALIGN_TEXT_PAIRS) &&
+	    ba_table_natural_width(&tb) + 2 > o->width) {
+		ba_table_free(&tb);
+		rc = fill_layers(&tb, &t, &sel, o, true);
+	}
+	if (!rc)
+		rc = ba_table_print(&tb, out, "  ");
+	else if (rc == -ENOMEM)
+		fprintf(out, "  (no memory to print the layers)\n");
+	if (tb.tb)
+		ba_table_free(&tb);
 	free(t.child);
-	return 0;
+	return rc;
 }
 
 static void print_findings(const struct blkalign_device *d, FILE *out,
@@ -337,27 +361,52 @@ static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 	fputs("\n\n", out);
 }
 
-/**
- * blkalign_report_write_text: write @r to @out as check's text report:
- * per device its size and table, the topology with the source of each
- * value, the layer tree with a verdict per layer, then the findings with
- * what they cost, what the model says and how to fix them.
- * @flags: BLKALIGN_TEXT_COLOR for ANSI colors (severities, names).
- * Returns: 0, -EINVAL, -ENOMEM when a device's layers could not be
- * printed (the report says so in their place and goes on), or -EIO when
- * writing to @out failed.
- */
-int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
-			       unsigned int flags)
-{
-	bool color = flags & BLKALIGN_TEXT_COLOR;
-	int rc = 0;
+/* The size of struct blkalign_text_opts in its first version. */
+#define FIRST_SIZE                                    \
+	(offsetof(struct blkalign_text_opts, width) + \
+	 sizeof(((struct blkalign_text_opts *)0)->width))
 
-	if (!r || !out)
+/**
+ * blkalign_report_write_text_opts: write @r to @out as check's text
+ * report: per device its size and table, the topology with the source
+ * of each value, the layer tree with a verdict per layer, then the
+ * findings with what they cost, what the model says and how to fix them.
+ * @o: the flags (BLKALIGN_TEXT_*), the layer table's columns and the
+ * width.  With BLKALIGN_TEXT_RAW or _PAIRS, the layer table alone: one
+ * line per layer of every device audited, headings once (a device not
+ * audited has none).
+ * Returns: 0, -EINVAL (no @r, @out or @o, or a bad column list: see
+ * blkalign_text_columns_check), -ENOMEM when a device's layers could not
+ * be printed (the report says so in their place and goes on), or -EIO
+ * when writing to @out failed.
+ */
+int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
+				    const struct blkalign_text_opts *o)
+{
+	struct blkalign_text_opts opts = {.size = sizeof(opts)};
+	bool color, alone;
+	int rc = 0, err;
+
+	/* a caller built before fields were added gives a smaller size */
+	if (!r || !out || !o || o->size < FIRST_SIZE ||
+	    blkalign_text_columns_check(o->columns, NULL, NULL))
 		return -EINVAL;
+	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
+	opts.size = sizeof(opts);
+	color = opts.flags & BLKALIGN_TEXT_COLOR;
+	alone = opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);
 	for (size_t i = 0; i < blkalign_report_ndevices(r); i++) {
 		const struct blkalign_device *d = blkalign_report_device(r, i);
 
+		if (alone) {
+			if (d->failed)
+				continue;
+			err = print_layers(d, out, &opts);
+			if (err)
+				rc = err;
+			opts.flags |= BLKALIGN_TEXT_NOHEADINGS;
+			continue;
+		}
 		if (i)
 			fputc('\n', out);
 		if (d->failed) {
@@ -366,15 +415,29 @@ int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
 			continue;
 		}
 		print_head(d, out, color);
-		print_topology(d, out);
+		err = print_topology(d, out, &opts);
 		fputc('\n', out);
-		if (print_layers(d, out))
-			rc = -ENOMEM;
+		if (!err)
+			err = print_layers(d, out, &opts);
+		if (err)
+			rc = err;
 		print_findings(d, out, color);
 		for (size_t k = 0; k < d->nproblems; k++)
 			fprintf(out, "  incomplete: %s\n", d->problems[k]);
 	}
-	if (ferror(out))
+	if (ferror(out) || rc == -EIO)
 		return -EIO;
 	return rc;
+}
+
+/**
+ * blkalign_report_write_text: blkalign_report_write_text_opts() with
+ * @flags (BLKALIGN_TEXT_*) and the default columns, no width limit.
+ */
+int blkalign_report_write_text(const struct blkalign_report *r, FILE *out,
+			       unsigned int flags)
+{
+	struct blkalign_text_opts o = {.size = sizeof(o), .flags = flags};
+
+	return blkalign_report_write_text_opts(r, out, &o);
 }
