@@ -44,7 +44,7 @@ dd if=/dev/zero of="$img" bs=1M count="$size" status=none conv=fsync
 bench_attach "$img" --direct-io=on
 
 engines="psync"
-"$bin" bench --help | grep -q 'uring' && "$bin" bench -t seq -e uring -r 1 \
+"$bin" bench --help | grep -q 'uring' && "$bin" bench -t seq -e uring --rounds 1 \
 	--region-size 1M "$dev" >/dev/null 2>&1 && engines="psync uring"
 
 # jobs: pattern rw bs depth

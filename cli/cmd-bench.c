@@ -35,6 +35,8 @@ enum {
 	OPT_SVG,
 	OPT_SIM,
 	OPT_YES,
+	OPT_ROUNDS,
+	OPT_OFFSET,
 };
 
 static void usage(FILE *out)
@@ -75,10 +77,10 @@ static void usage(FILE *out)
 	      "     --phase-step <size>     distance between phases (default 512)\n"
 	      "     --phases <n>            phases to sweep (default io-size / phase-step,\n"
 	      "                             at most 64)\n"
-	      " -r, --rounds <n>            rounds, each visiting every phase (default 32;\n"
+	      "     --rounds <n>            rounds, each visiting every phase (default 32;\n"
 	      "                             the other tests: passes per side, default 5,\n"
 	      "                             seq and rand 3, at most 64)\n"
-	      " -o, --offset <size>         start of the region swept (default 0)\n"
+	      "     --offset <size>         start of the region swept (default 0)\n"
 	      "     --region-size <size>    size of the region (default: to the end, at\n"
 	      "                             most 1G; soft-block-size: 64M, at most 256M;\n"
 	      "                             whole-vs-partition, seq, rand: 256M)\n"
@@ -423,8 +425,8 @@ static const struct option longopts[] = {
 	{"io-size", required_argument, NULL, 's'},
 	{"phase-step", required_argument, NULL, OPT_PHASE_STEP},
 	{"phases", required_argument, NULL, OPT_PHASES},
-	{"rounds", required_argument, NULL, 'r'},
-	{"offset", required_argument, NULL, 'o'},
+	{"rounds", required_argument, NULL, OPT_ROUNDS},
+	{"offset", required_argument, NULL, OPT_OFFSET},
 	{"region-size", required_argument, NULL, OPT_REGION},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"runtime", required_argument, NULL, OPT_RUNTIME},
@@ -482,13 +484,13 @@ static int region_opt(struct bench_args *a, int c, const char *arg)
 		a->sweep_only = true;
 		o->nphases = (uint32_t)v;
 		return 0;
-	case 'r':
+	case OPT_ROUNDS:
 		if (cli_parse_int(arg, 1, 1000000, &v))
 			return usage_error("number of rounds", arg);
 		o->rounds = (uint32_t)v;
 		a->rounds_set = true;
 		return 0;
-	case 'o':
+	case OPT_OFFSET:
 		if (cli_parse_size(arg, &o->offset) || o->offset % 512)
 			return usage_error("offset", arg);
 		return 0;

@@ -23,6 +23,7 @@
 
 enum {
 	OPT_REPLAY = 256,
+	OPT_RAW,
 	OPT_PSS,
 	OPT_BUFFER,
 };
@@ -44,7 +45,7 @@ static void usage(FILE *out)
 	      "recorded and listed per disk; other targets are refused.\n"
 	      "\nOptions:\n"
 	      " -d, --duration <seconds>        record for <seconds> (no command)\n"
-	      " -r, --raw <file>                save every event line to <file>\n"
+	      "     --raw <file>                save every event line to <file>\n"
 	      "     --replay <file>             summarise a file saved with --raw\n"
 	      "     --physical-sector-size <n>  judge requests against this physical\n"
 	      "                                 sector size (default: the device's)\n"
@@ -308,7 +309,7 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 
 static const struct option longopts[] = {
 	{"duration", required_argument, NULL, 'd'},
-	{"raw", required_argument, NULL, 'r'},
+	{"raw", required_argument, NULL, OPT_RAW},
 	{"replay", required_argument, NULL, OPT_REPLAY},
 	{"physical-sector-size", required_argument, NULL, OPT_PSS},
 	{"buffer-size", required_argument, NULL, OPT_BUFFER},
@@ -344,7 +345,7 @@ static int trace_opt(void *data, int c, const char *arg)
 			return BLKALIGN_STATUS_USAGE;
 		}
 		return 0;
-	case 'r':
+	case OPT_RAW:
 		a->raw = arg;
 		return 0;
 	case OPT_REPLAY:
