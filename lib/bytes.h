@@ -57,4 +57,10 @@ static inline void ba_put_le32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+static inline void ba_put_le64(uint8_t *p, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
 #endif /* BLKALIGN_BYTES_H */

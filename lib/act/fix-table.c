@@ -523,7 +523,8 @@ int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 }
 
 /**
- * ba_fix_fs_patch_kind: which "hidden sectors" field @head (the first
+ * ba_fix_fs_patch_kind: which "hidden sectors" field (exFAT's
+ * PartitionOffset: fix-exfat.c) @head (the first
  * bytes of a partition holding @content, starting at byte @start) has,
  * when it holds exactly the partition's start; BA_FIX_FS_NONE otherwise.
  */
@@ -534,6 +535,10 @@ uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 
 	if (!content || head_len < 512)
 		return BA_FIX_FS_NONE;
+	if (!strcmp(content, "exfat")) /* PartitionOffset, not a BPB's */
+		return ba_fix_exfat_holds(head, head_len, start)
+			       ? BA_FIX_FS_EXFAT
+			       : BA_FIX_FS_NONE;
 	bps = ba_le16(head + 0x0b);
 	if (bps < 512 || bps > 4096 || (bps & (bps - 1)) || start % bps ||
 	    ba_le32(head + 0x1c) != start / bps)
@@ -576,6 +581,10 @@ void ba_fix_patch_head(const struct ba_journal *j, uint8_t *head,
 
 	if (j->g.fs_patch == BA_FIX_FS_NONE || j->g.head_len < 512)
 		return;
+	if (j->g.fs_patch == BA_FIX_FS_EXFAT) {
+		ba_fix_exfat_patch(head, j->g.head_len, start);
+		return;
+	}
 	bps = ba_le16(head + 0x0b);
 	if (!bps)
 		return;

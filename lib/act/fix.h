@@ -157,7 +157,13 @@ struct ba_fix_geom {
 	struct ba_fix_ident ident;
 };
 
-enum { BA_FIX_FS_NONE = 0, BA_FIX_FS_FAT, BA_FIX_FS_FAT32, BA_FIX_FS_NTFS };
+enum {
+	BA_FIX_FS_NONE = 0,
+	BA_FIX_FS_FAT,
+	BA_FIX_FS_FAT32,
+	BA_FIX_FS_NTFS,
+	BA_FIX_FS_EXFAT /* PartitionOffset (fix-exfat.c) */
+};
 
 /* The in-flight state: the last valid record of the journal. */
 struct ba_fix_state {
@@ -292,6 +298,8 @@ const char *ba_fix_table_source(const struct ba_file *dev, const char *path,
 int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out);
 int ba_fix_apply_patches(struct ba_file *dev, const struct ba_journal *j,
 			 bool new_table);
+bool ba_fix_exfat_holds(const uint8_t *head, uint64_t head_len, uint64_t start);
+void ba_fix_exfat_patch(uint8_t *head, uint64_t head_len, uint64_t start);
 uint32_t ba_fix_fs_patch_kind(const char *content, const uint8_t *head,
 			      uint64_t head_len, uint64_t start);
 int ba_fix_patch_ntfs_backup(struct ba_file *dev, const struct ba_journal *j,

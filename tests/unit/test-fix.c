@@ -375,11 +375,93 @@ static void test_ntfs_backup_in_head(void **state)
 	assert_memory_equal(head, head + 11 * 512, 512);
 }
 
+/* exFAT's boot checksum as the spec's BootChecksum pseudo-code writes it
+ * (sectors 0-10, VolumeFlags and PercentInUse left out), over sectors of
+ * 512 bytes: the test's own, not the library's. */
+static uint32_t exfat_sum(const uint8_t *r)
+{
+	uint32_t c = 0;
+
+	for (int i = 0; i < 11 * 512; i++)
+		if (i != 106 && i != 107 && i != 112)
+			c = (c << 31 | c >> 1) + r[i];
+	return c;
+}
+
+/* A boot region at @r: signature, 512-byte sectors, @off as
+ * PartitionOffset, some other fields, its checksum sector. */
+static void exfat_region(uint8_t *r, uint64_t off)
+{
+	uint32_t c;
+
+	memcpy(r + 3, "EXFAT   ", 8);
+	for (int i = 0; i < 8; i++)
+		r[0x40 + i] = (uint8_t)(off >> (8 * i));
+	put32(r + 0x50, 2048); /* FatOffset */
+	r[106] = 0x02;	       /* VolumeFlags: not in the sum */
+	r[108] = 9;	       /* BytesPerSectorShift */
+	r[109] = 3;
+	r[112] = 42; /* PercentInUse: not in the sum */
+	r[510] = 0x55, r[511] = 0xaa;
+	c = exfat_sum(r);
+	for (int i = 0; i < 512; i += 4)
+		put32(r + 11 * 512 + i, c);
+}
+
+/* exFAT: PartitionOffset (sectors) moved in both boot regions and their
+ * checksums made again; patched only when it held the old start; a
+ * region whose checksum was already wrong is left as it was. */
+static void test_exfat(void **state)
+{
+	static uint8_t head[32768], before[32768];
+	struct ba_journal j;
+
+	(void)state;
+	memset(head, 0, sizeof(head));
+	exfat_region(head, 63);
+	exfat_region(head + 12 * 512, 63);
+	assert_int_equal(
+		ba_fix_fs_patch_kind("exfat", head, sizeof(head), 63 * 512),
+		BA_FIX_FS_EXFAT);
+	assert_int_equal(
+		ba_fix_fs_patch_kind("exfat", head, sizeof(head), 64 * 512),
+		BA_FIX_FS_NONE);
+	memset(&j, 0, sizeof(j));
+	j.g.fs_patch = BA_FIX_FS_EXFAT;
+	j.g.head_len = sizeof(head);
+	ba_fix_patch_head(&j, head, 2048 * 512);
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *r = head + k * 12 * 512;
+
+		assert_int_equal(get32(r + 0x40), 2048);
+		assert_int_equal(get32(r + 0x44), 0);
+		assert_int_equal(get32(r + 11 * 512), exfat_sum(r));
+		assert_int_equal(get32(r + 11 * 512 + 508), exfat_sum(r));
+		assert_int_equal(r[112], 42);
+	}
+	/* 0 ("ignore it") is not the start: left alone */
+	memset(head, 0, sizeof(head));
+	exfat_region(head, 0);
+	assert_int_equal(
+		ba_fix_fs_patch_kind("exfat", head, sizeof(head), 63 * 512),
+		BA_FIX_FS_NONE);
+	/* a backup region with a bad checksum is not made to look good */
+	memset(head, 0, sizeof(head));
+	exfat_region(head, 63);
+	exfat_region(head + 12 * 512, 63);
+	head[12 * 512 + 200] ^= 1;
+	memcpy(before, head, sizeof(head));
+	ba_fix_patch_head(&j, head, 2048 * 512);
+	assert_int_equal(get32(head + 0x40), 2048);
+	assert_memory_equal(head + 12 * 512, before + 12 * 512, 12 * 512);
+}
+
 int main(void)
 {
 	const struct CMUnitTest journal[] = {
 		cmocka_unit_test(test_journal_round_trip),
 		cmocka_unit_test(test_ntfs_backup_in_head),
+		cmocka_unit_test(test_exfat),
 	};
 	int failed;
 
