@@ -8,7 +8,8 @@
 #       by the filesystem's own tools; TYPE as tests/lib/fix.sh's
 #       fix_mkfs names it:
 #         ext4  dumpe2fs's free block ranges per group (the complement
-#               in [0, Block count) is used), block size from its header
+#               in [0, Block count) is used), block size from its header;
+#               with bigalloc each range's end is a cluster's first block
 #         xfs   xfs_db freesp -d's free extents less each AG's AGFL
 #               blocks (agfl bno, flfirst..fllast: not in the bnobt, so
 #               copied): the complement in [0, dblocks) is used
@@ -54,11 +55,15 @@ def ext4(image):
                          text=True, check=True).stdout
     bs = int(re.search(r'^Block size:\s+(\d+)', out, re.M).group(1))
     count = int(re.search(r'^Block count:\s+(\d+)', out, re.M).group(1))
+    # bigalloc: a free range's ends are the first blocks of clusters
+    # (5248-65520 for clusters of 16 blocks up to 65535)
+    cl = re.search(r'^Cluster size:\s+(\d+)', out, re.M)
+    last = int(cl.group(1)) // bs - 1 if cl else 0
     free = []
     for line in re.findall(r'^\s+Free blocks: (.*)$', out, re.M):
         for r in filter(None, (x.strip() for x in line.split(','))):
             a, _, b = r.partition('-')
-            free.append((int(a), int(b or a)))
+            free.append((int(a), int(b or a) + last))
     free.sort()
     at = 0
     for a, b in free:
