@@ -831,6 +831,10 @@ struct blkalign_fix_result {
 	 * "lvm-segments", "swap-header", or "whole" (all of it). */
 	uint64_t bytes_to_copy, bytes_skipped;
 	const char *map_source;
+	/* Bytes written and read back to see they arrived: on a loop
+	 * device, those outside the ranges allocated ahead in its backing
+	 * file (docs/fix.md) */
+	uint64_t bytes_read_back;
 };
 
 /*

@@ -354,7 +354,8 @@ int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off)
 }
 
 /* Write @len bytes of @buf at @off of @f; read back on a target whose
- * writes can be lost unsaid (f->lossy, fix-readback.c). */
+ * writes can be lost unsaid (f->lossy, fix-readback.c) unless they lie
+ * in its reserved ranges (fix-reserve.c). */
 int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 {
 	int rc;
@@ -362,7 +363,10 @@ int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 	__atomic_add_fetch(&f->io->writes, 1, __ATOMIC_RELAXED);
 	rc = f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
 			       off);
-	return rc || !f->lossy ? rc : ba_file_readback(f, buf, len, off);
+	if (rc || !f->lossy || ba_file_reserved(f, off, len))
+		return rc;
+	__atomic_add_fetch(&f->io->read_back, len, __ATOMIC_RELAXED);
+	return ba_file_readback(f, buf, len, off);
 }
 
 int ba_file_flush(struct ba_file *f)

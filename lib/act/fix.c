@@ -68,6 +68,8 @@ static void count_io(struct blkalign_fix_target *t, struct ba_fix_res *res)
 {
 	res->pub.writes = t->io.writes;
 	res->pub.flushes = t->io.flushes;
+	res->pub.bytes_read_back = t->io.read_back;
+	ba_fix_unreserve(&t->file); /* its map is freed next */
 }
 
 static int finish(struct ba_fix_run *r, struct ba_fix_res *res, int rc)
@@ -228,7 +230,7 @@ static int read_disk(struct blkalign_fix_target *t,
 		     struct ba_fix_res *res)
 {
 	struct ba_file *dev = &t->file;
-	char tbuf[4096], old[4096], src[64], why[256];
+	char tbuf[4096], old[4096], src[64], why[448];
 	int rc;
 
 	j->head = ba_file_alloc(j->g.head_len);
@@ -271,6 +273,12 @@ static int read_disk(struct blkalign_fix_target *t,
 	if (rc)
 		return fail(res, rc, "cannot read which blocks its %s uses: %s",
 			    c_or(pp->content), why[0] ? why : strerror(-rc));
+	rc = ba_fix_reserve(dev, j, why, sizeof(why));
+	if (rc) {
+		res->pub.refused = true;
+		return fail(res, rc, "cannot move %s: %s; nothing was written",
+			    pp->name, why);
+	}
 	snprintf(old, sizeof(old), "%s.old.sfdisk", o->journal);
 	rc = ba_fix_save_old_table(
 		ba_fix_table_source(dev, d->path, src, sizeof(src)), j->g.lss,
@@ -336,7 +344,7 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 				(unsigned long long)j->g.step);
 		goto out;
 	}
-	t->io.writes = t->io.flushes = 0;
+	t->io.writes = t->io.flushes = t->io.read_back = 0;
 	j->g.ident = t->ident;
 	if (t->file.size != d->size) {
 		rc = fail(res, -ESTALE, "'%s' changed size since the audit",
@@ -439,7 +447,7 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
 	    !o->journal)
 		return -EINVAL;
-	t->io.writes = t->io.flushes = 0;
+	t->io.writes = t->io.flushes = t->io.read_back = 0;
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
@@ -459,6 +467,16 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 		  : j->map			   ? j->g.map_used
 						   : j->g.len;
 	rc = ba_fix_trust(&r, t, rollback, res->msg, sizeof(res->msg));
+	if (!rc) {
+		char why[BA_FIX_MSG - 128];
+
+		rc = ba_fix_reserve(r.dev, j, why, sizeof(why));
+		if (rc)
+			snprintf(res->msg, sizeof(res->msg),
+				 "cannot go on: %s; nothing more was written, "
+				 "the journal is kept",
+				 why);
+	}
 	if (rc) {
 		fill_result(res, &j->g, &r);
 		res->pub.journal_kept = true; /* refused: left as it is */

@@ -21,7 +21,8 @@
  */
 struct ba_fix_io {
 	const struct blkalign_fix_io *ops;
-	uint64_t writes, flushes; /* atomic: the reader thread reads too */
+	/* atomic: the reader thread reads too */
+	uint64_t writes, flushes, read_back; /* read_back: bytes */
 };
 
 void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops);
@@ -37,6 +38,14 @@ struct ba_file {
 	const char *path;
 	bool direct;
 	bool lossy; /* writes can be lost unsaid: read back (fix-readback.c) */
+	/* lossy, but the move's ranges are allocated ahead in the loop's
+	 * backing file (fix-reserve.c): a write inside the bytes
+	 * [base[k] + ext[i].off, + ext[i].len) is not read back */
+	struct ba_fix_reserved {
+		const struct ba_extent *ext; /* sorted: a map, or &whole */
+		struct ba_extent whole;
+		uint64_t nr, base[2];
+	} reserved;
 	uint64_t size;
 	enum blkalign_fix_file which;
 	struct ba_fix_io *io;
@@ -58,6 +67,7 @@ int ba_file_write_check(struct ba_file *f, const void *buf, size_t len,
 bool ba_file_lossy(int fd);
 int ba_file_readback(struct ba_file *f, const void *buf, size_t len,
 		     uint64_t off);
+bool ba_file_reserved(const struct ba_file *f, uint64_t off, uint64_t len);
 void *ba_file_alloc(size_t len);
 void *ba_file_buffer(size_t len);
 
@@ -321,6 +331,11 @@ int ba_fix_end_patches(struct ba_file *dev, struct ba_journal *j,
  */
 void ba_fix_hide_head(const struct ba_fix_geom *g, uint8_t *buf, uint64_t rel,
 		      uint64_t len);
+
+/* fix-reserve.c */
+int ba_fix_reserve(struct ba_file *dev, const struct ba_journal *j, char *why,
+		   size_t len);
+void ba_fix_unreserve(struct ba_file *dev);
 
 /* fix-kernel.c */
 int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,

@@ -38,6 +38,7 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
 			    : 0);
 	ba_json_u64(p, "flushes", r->flushes);
+	ba_json_u64(p, "bytes_read_back", r->bytes_read_back);
 	/* flushes per GiB copied: what a level's size buys */
 	ba_json_double(p, "flushes_per_gib",
 		       r->bytes_copied ? (double)r->flushes * 1073741824.0 /
