@@ -8,7 +8,7 @@
 #
 # Usage: bench/move-used.sh [--build DIR] [--rounds N] [--size MIB]
 #                           [--fill "5 20 50 90"] [--fs ext4|xfs|ntfs]
-#                           [--no-drop-caches]
+#                           [--no-drop-caches] [--synced-pipe]
 #
 # The disk: an image file of SIZE + 4 MiB (default SIZE 4096) in $TMPDIR
 # or /var/tmp, a dos table with one partition at sector 63 of SIZE MiB
@@ -30,6 +30,10 @@
 #           writer thread, O_DIRECT, fix's step, one fdatasync, no
 #           journal, no table (bench/pcopy.c, built here with cc): what
 #           copying that many bytes costs on this disk at best
+#   pipesync (with --synced-pipe) the same pipe with an fdatasync after
+#           every 12 MiB written: as many flushes as fix pays (a level
+#           of 24 MiB: the device's and the journal's), without the rest
+#           of fix: what the flushes cost on this disk
 # before each: sync and (unless --no-drop-caches) drop the page cache.
 # Wall time of the whole command.  Every fix, e2image and sfdisk result
 # is checked by the filesystem's checker (e2fsck -fn, xfs_repair -n,
@@ -40,7 +44,7 @@
 # devices it attaches (detached by name on exit).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build rounds=3 size=4096 fills="5 20 50 90" fs=ext4 drop=1
+build=$top/build rounds=3 size=4096 fills="5 20 50 90" fs=ext4 drop=1 synced=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$(cd "$2" && pwd); shift 2 ;;
@@ -49,7 +53,8 @@ while [ $# -gt 0 ]; do
 	--fill) fills=$2; shift 2 ;;
 	--fs) fs=$2; shift 2 ;;
 	--no-drop-caches) drop=; shift ;;
-	*) echo "usage: $0 [--build DIR] [--rounds N] [--size MIB] [--fill \"5 20 50 90\"] [--fs ext4|xfs|ntfs] [--no-drop-caches]" >&2
+	--synced-pipe) synced=1; shift ;;
+	*) echo "usage: $0 [--build DIR] [--rounds N] [--size MIB] [--fill \"5 20 50 90\"] [--fs ext4|xfs|ntfs] [--no-drop-caches] [--synced-pipe]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -64,6 +69,7 @@ ntfs) bench_require "$bin" losetup sfdisk ntfsinfo ntfsfix mkntfs ntfs-3g ntfsca
       tools=(fix pipe) ;;
 *) echo "--fs: ext4, xfs or ntfs" >&2; exit 2 ;;
 esac
+[ -n "$synced" ] && tools+=(pipesync)
 bench_tmpdir "${TMPDIR:-/var/tmp}" blkalign-move-used
 cc -O2 -pthread -o "$tmp/pcopy" "$top/bench/pcopy.c" || exit 1
 
@@ -193,6 +199,11 @@ run_pipe() {
 	"$tmp/pcopy" --step "$step" "$dev" $((63 * 512)) $((2048 * 512)) \
 		$(((USED + 4095) / 4096 * 4096)) >"$tmp/pipe.err" 2>&1
 }
+run_pipesync() {
+	echo "$tmp/pcopy --step $step --sync-every 12M $dev $((63 * 512)) $((2048 * 512)) <used bytes>" >"$tmp/cmd"
+	"$tmp/pcopy" --step "$step" --sync-every 12M "$dev" $((63 * 512)) \
+		$((2048 * 512)) $(((USED + 4095) / 4096 * 4096)) >"$tmp/pipe.err" 2>&1
+}
 
 echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs; backing file on $(df -P "$tmp" | awk 'NR == 2 {print $1}'); load $(cut -d' ' -f1 /proc/loadavg)"
 echo "# $fs of $size MiB at sector 63, moved to sector 2048; pcopy step $step bytes"
@@ -220,7 +231,7 @@ for pct in $fills; do
 			     [ $rc = 0 ] || extra="$extra; exit $rc: $(head -c 300 "$tmp/e2image.out")" ;;
 			sfdisk) extra="$(verify)"
 			     [ $rc = 0 ] || extra="$extra; exit $rc: $(head -c 300 "$tmp/sfdisk.out")" ;;
-			pipe) extra="(timing only) $USED bytes"
+			pipe | pipesync) extra="(timing only) $USED bytes"
 			     [ $rc = 0 ] || extra="$extra; exit $rc: $(head -c 300 "$tmp/pipe.err")" ;;
 			esac
 			printf 'fill %3d%%  round %d  %-8s %8.3f s  %s\n' "$pct" "$r" "$t" "$secs" "$extra"

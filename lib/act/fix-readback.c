@@ -13,7 +13,9 @@
  * loop device, and on any device stacked on one (device-mapper, md),
  * every write of fix is read back past the cache (the target is
  * O_DIRECT) and compared; a difference is -EIO, and fix stops there with
- * its journal kept, as for any other write error.
+ * its journal kept, as for any other write error.  Where the move's
+ * ranges could be allocated ahead in the backing file (fix-reserve.c),
+ * the writes inside them cannot come out short and are not read back.
  *
  * Other block devices and image files report a failed write themselves
  * (a short pwrite, ENOSPC, EIO); they are not read back: it would cost a
