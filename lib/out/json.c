@@ -39,7 +39,7 @@ static struct json_object *topology_json(const struct blkalign_topology *t)
 static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 {
 	ba_json_str(o, "version", l->version);
-	ba_json_s64(o, "data_offset", (int64_t)l->data_offset);
+	ba_json_u64(o, "data_offset", l->data_offset);
 	if (l->unit)
 		ba_json_s64(o, "unit", l->unit);
 	if (l->sector_size)
@@ -48,9 +48,8 @@ static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 		ba_json_s64(o, "raid_level", l->raid_level);
 		ba_json_s64(o, "raid_disks", l->raid_disks);
 		ba_json_s64(o, "raid_data_disks", l->raid_data_disks);
-		ba_json_s64(o, "raid_chunk", (int64_t)l->raid_chunk);
-		ba_json_s64(o, "raid_stripe_width",
-			    (int64_t)l->raid_stripe_width);
+		ba_json_u64(o, "raid_chunk", l->raid_chunk);
+		ba_json_u64(o, "raid_stripe_width", l->raid_stripe_width);
 		if (l->raid_member_physical) {
 			ba_json_s64(o, "raid_member_physical_sector_size",
 				    l->raid_member_physical);
@@ -59,10 +58,10 @@ static void stack_fields(struct json_object *o, const struct blkalign_layer *l)
 		}
 	}
 	if (l->kind == BLKALIGN_LAYER_LVM)
-		ba_json_s64(o, "extent_size", (int64_t)l->extent_size);
+		ba_json_u64(o, "extent_size", l->extent_size);
 	if (l->kind == BLKALIGN_LAYER_FILESYSTEM) {
-		ba_json_s64(o, "fs_stride", (int64_t)l->fs_stride);
-		ba_json_s64(o, "fs_stripe_width", (int64_t)l->fs_stripe_width);
+		ba_json_u64(o, "fs_stride", l->fs_stride);
+		ba_json_u64(o, "fs_stripe_width", l->fs_stripe_width);
 	}
 	if (l->kind == BLKALIGN_LAYER_ZFS)
 		ba_json_s64(o, "ashift", l->zfs_ashift);
@@ -81,8 +80,8 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	ba_json_str(o, "scheme",
 		    l->kind == BLKALIGN_LAYER_DISK ? d->scheme : l->scheme);
 	ba_json_str(o, "type", l->type);
-	ba_json_s64(o, "start", (int64_t)l->start);
-	ba_json_s64(o, "size", (int64_t)l->size);
+	ba_json_u64(o, "start", l->start);
+	ba_json_u64(o, "size", l->size);
 	/* Block devices only: a stack layer has no soft block of its own. */
 	if (l->kind <= BLKALIGN_LAYER_BSD) {
 		ba_json_s64(o, "soft_block_size", l->soft_block_size);
@@ -95,14 +94,14 @@ static struct json_object *layer_json(const struct blkalign_device *d,
 	json_object_object_add(o, "logical",
 			       json_object_new_boolean(l->logical));
 	if (l->logical)
-		ba_json_s64(o, "ebr", (int64_t)l->ebr);
+		ba_json_u64(o, "ebr", l->ebr);
 	if (l->kind >= BLKALIGN_LAYER_MD || l->raid_disks)
 		stack_fields(o, l);
 	if (l->kind == BLKALIGN_LAYER_MD)
 		ba_json_str(o, "array", l->array);
 	if (l->lower_device) {
 		ba_json_str(o, "lower_device", l->lower_device);
-		ba_json_s64(o, "lower_start", (int64_t)l->lower_start);
+		ba_json_u64(o, "lower_start", l->lower_start);
 	}
 	if (l->used_size)
 		ba_json_u64(o, "used_size", l->used_size);
@@ -122,8 +121,8 @@ static struct json_object *table_json(const struct blkalign_table *t)
 		return NULL;
 	o = json_object_new_object();
 	ba_json_str(o, "id", t->id);
-	ba_json_s64(o, "usable_start", (int64_t)t->usable_start);
-	ba_json_s64(o, "usable_end", (int64_t)t->usable_end);
+	ba_json_u64(o, "usable_start", t->usable_start);
+	ba_json_u64(o, "usable_end", t->usable_end);
 	json_object_object_add(o, "usable_source",
 			       json_object_new_string(t->usable_from_table
 							      ? "table"
@@ -147,15 +146,14 @@ static struct json_object *finding_json(const struct blkalign_device *d,
 	ba_json_str(o, "fix", f->fix);
 	ba_json_str(o, "model_cost",
 		    blkalign_finding_cost(d, f, mc, sizeof(mc)) ? NULL : mc);
-	ba_json_s64(o, "value", (int64_t)f->value);
-	ba_json_s64(o, "granularity", (int64_t)f->granularity);
-	ba_json_s64(o, "remainder", (int64_t)f->remainder);
-	ba_json_s64(o, "suggested", (int64_t)f->suggested);
+	ba_json_u64(o, "value", f->value);
+	ba_json_u64(o, "granularity", f->granularity);
+	ba_json_u64(o, "remainder", f->remainder);
+	ba_json_u64(o, "suggested", f->suggested);
 	if (f->soft_block_size) {
 		ba_json_s64(o, "soft_block_size", f->soft_block_size);
-		ba_json_s64(o, "request_cap", (int64_t)f->request_cap);
-		ba_json_s64(o, "request_cap_aligned",
-			    (int64_t)f->request_cap_aligned);
+		ba_json_u64(o, "request_cap", f->request_cap);
+		ba_json_u64(o, "request_cap_aligned", f->request_cap_aligned);
 	}
 	return o;
 }
@@ -308,14 +306,14 @@ struct json_object *ba_device_json(const struct ba_device *bd, bool alone)
 		    d->failed		 ? "unknown"
 		    : d->is_block_device ? "block"
 					 : "image");
-	ba_json_s64(o, "size", (int64_t)d->size);
+	ba_json_u64(o, "size", d->size);
 	ba_json_str(o, "scheme", d->scheme);
-	ba_json_s64(o, "bytes_read", (int64_t)d->bytes_read);
+	ba_json_u64(o, "bytes_read", d->bytes_read);
 	ba_json_str(o, "image_format", d->image_format);
 	ba_json_str(o, "image_reader", d->image_reader);
 	u64_or_null(o, "virtual_size", d->image_format ? d->virtual_size : 0);
 	u64_or_null(o, "cluster_size", d->cluster_size);
-	ba_json_s64(o, "bytes_skipped", (int64_t)d->bytes_skipped);
+	ba_json_u64(o, "bytes_skipped", d->bytes_skipped);
 	json_object_object_add(o, "topology", topology_json(&d->topology));
 	json_object_object_add(o, "table", table_json(&d->table));
 	for (size_t i = 0; i < d->nlayers; i++)

@@ -274,13 +274,52 @@ static void test_lines(void **state)
 	free(lines);
 }
 
+/*
+ * Byte counts past 2^63 come out as the unsigned numbers they are (issue
+ * 27: they were cast to int64 and printed negative): a layer's start and
+ * size, its lower start, the device's size and bytes read.
+ */
+static void test_uint64(void **state)
+{
+	struct blkalign_ctx *ctx = blkalign_ctx_new();
+	struct blkalign_report *r = blkalign_report_new(ctx);
+	struct ba_device *d = ba_report_add_device(r);
+	struct blkalign_layer *l;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(d);
+	d->pub.name = d->pub.path = "big.img";
+	d->pub.size = UINT64_MAX;
+	d->pub.bytes_read = 9223372036854775808ull;
+	d->pub.image_format = "raw";
+	l = ba_device_add_layer(d);
+	assert_non_null(l);
+	l->name = "big.img";
+	l->kind = BLKALIGN_LAYER_DISK;
+	l->start = 9223372036854776320ull; /* 2^63 + 512 */
+	l->size = UINT64_MAX;
+	ba_check_finish(r, 0);
+	assert_int_equal(blkalign_report_write_json(r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "\"start\": 9223372036854776320"));
+	assert_non_null(strstr(text, "\"size\": 18446744073709551615"));
+	assert_non_null(strstr(text, "\"bytes_read\": 9223372036854775808"));
+	assert_null(strstr(text, ": -"));
+	free(text);
+	blkalign_report_unref(r);
+	blkalign_ctx_unref(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stream),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_compact),
-		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_stream),	cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_compact), cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_uint64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
