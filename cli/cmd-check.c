@@ -444,6 +444,8 @@ int cmd_check(int argc, char **argv)
 			s.status |= BLKALIGN_STATUS_FAILED;
 	}
 	audit(report, &a, &targets, optind < argc || a.files_from, &s);
+	/* the JSON's status is the exit status */
+	blkalign_report_add_status(report, s.status);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&
 	    !ferror(stdout)) {
 		cli_warnx("cannot write the JSON report");

@@ -290,6 +290,12 @@ size_t blkalign_report_ndevices(const struct blkalign_report *r);
 const struct blkalign_device *
 blkalign_report_device(const struct blkalign_report *r, size_t i);
 unsigned int blkalign_report_status(const struct blkalign_report *r);
+/*
+ * Add exit-status bits the caller found outside the report (a saved
+ * report that cannot be read, block devices that cannot be listed), so
+ * that the JSON's "status" says what the exit status says.
+ */
+void blkalign_report_add_status(struct blkalign_report *r, unsigned int bits);
 int blkalign_report_write_json(const struct blkalign_report *r, FILE *out);
 /* The text report of check (out/report-text.c): 0, -EINVAL, -ENOMEM (a
  * device's layers left out, a line saying so) or -EIO. */

@@ -159,3 +159,9 @@ unsigned int blkalign_report_status(const struct blkalign_report *r)
 {
 	return r ? r->status : 0;
 }
+
+void blkalign_report_add_status(struct blkalign_report *r, unsigned int bits)
+{
+	if (r)
+		r->status |= bits;
+}

@@ -153,6 +153,16 @@ ts_jq() {
 	jq -r "$1" "$2"
 }
 
+# ts_keep_json CMD FILE: keep FILE, what `blkalign CMD --json` printed,
+# for tools/json-validate, which tests/check runs over every document the
+# suites kept against docs/schema/CMD.json (BLKALIGN_JSON_KEEP names the
+# directory; unset, nothing is kept).
+ts_keep_json() {
+	[ -n "${BLKALIGN_JSON_KEEP:-}" ] && [ -s "$2" ] || return 0
+	cp "$2" "$BLKALIGN_JSON_KEEP/$1.$(basename "$0").$$.$RANDOM.json" 2>/dev/null
+	return 0
+}
+
 # ts_json [JQ-OPTION...] FILE EXPR...: the value of each EXPR over FILE,
 # from one jq process (a jq costs ~50 ms), into the array TS_JSON, one
 # element per EXPR.  A value is what `jq -r EXPR` prints: a string raw,

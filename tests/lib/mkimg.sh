@@ -128,6 +128,7 @@ ba_check() {
 	timeout 20 "$BLKALIGN" check --json "${page[@]}" "$@" \
 		>"$TS_TMP/$name.json" 2>"$TS_TMP/$name.err"
 	BA_RC=$?
+	ts_keep_json check "$TS_TMP/$name.json"
 	timeout 20 "$BLKALIGN" check --color=never "${page[@]}" "$@" \
 		>"$TS_TMP/$name.txt" 2>"$TS_TMP/$name.txt.err"
 	trc=$?
