@@ -17,20 +17,14 @@
 
 #include "fix.h"
 #include "bytes.h"
+#include "probe/probe.h"
 
 #define REGION_SECTORS 12
 
 /* The boot checksum of the region at @r, sectors of @bps bytes. */
 static uint32_t region_sum(const uint8_t *r, uint32_t bps)
 {
-	uint32_t sum = 0;
-
-	for (uint32_t i = 0; i < 11 * bps; i++) {
-		if (i == 106 || i == 107 || i == 112)
-			continue;
-		sum = ((sum & 1) ? 0x80000000u : 0) + (sum >> 1) + r[i];
-	}
-	return sum;
+	return ba_exfat_boot_sum(0, r, 11 * (size_t)bps, 0);
 }
 
 /* Does the region at @r hold an exFAT boot sector of @bps-byte sectors

@@ -160,8 +160,28 @@ static int check_geometry(const struct exfat_geom *g, struct ba_content *out)
 	return -EINVAL;
 }
 
-/* The rotating sum of sectors 0..10 less VolumeFlags and PercentInUse
- * against each word of sector 11 (spec 3.4): 0, -EINVAL or -errno. */
+/**
+ * ba_exfat_boot_sum: the exFAT boot checksum (spec 3.4) carried on from
+ * @sum over the @len bytes at @p, which lie at byte @at of the boot
+ * region: a rotate right and an add per byte, VolumeFlags (0x6a, 0x6b)
+ * and PercentInUse (0x70) left out.  Sectors 0..10 summed from 0 give
+ * the word sector 11 repeats.
+ */
+uint32_t ba_exfat_boot_sum(uint32_t sum, const uint8_t *p, size_t len,
+			   uint64_t at)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint64_t b = at + i;
+
+		if (b == 0x6a || b == 0x6b || b == 0x70)
+			continue;
+		sum = (sum & 1 ? 0x80000000u : 0) + (sum >> 1) + p[i];
+	}
+	return sum;
+}
+
+/* The rotating sum of sectors 0..10 against each word of sector 11:
+ * 0, -EINVAL or -errno. */
 static int check_sum(struct ba_io *io, uint64_t off, uint64_t size,
 		     uint32_t bps, struct ba_content *out)
 {
@@ -174,11 +194,7 @@ static int check_sum(struct ba_io *io, uint64_t off, uint64_t size,
 				       sec);
 		if (rc)
 			return rc > 0 ? -ERANGE : rc;
-		for (uint32_t i = 0; i < bps; i++) {
-			if (s == 0 && (i == 0x6a || i == 0x6b || i == 0x70))
-				continue;
-			sum = (sum & 1 ? 0x80000000u : 0) + (sum >> 1) + sec[i];
-		}
+		sum = ba_exfat_boot_sum(sum, sec, bps, (uint64_t)s * bps);
 	}
 	rc = ba_io_read_region(io, off, size, (uint64_t)EXFAT_SUM_SECTORS * bps,
 			       bps, sec);

@@ -85,6 +85,8 @@ extern const struct ba_prober ba_xfs_prober;
 extern const struct ba_prober ba_btrfs_prober;
 extern const struct ba_prober ba_fat_prober;
 extern const struct ba_prober ba_exfat_prober;
+uint32_t ba_exfat_boot_sum(uint32_t sum, const uint8_t *p, size_t len,
+			   uint64_t at);
 extern const struct ba_prober ba_ntfs_prober;
 extern const struct ba_prober ba_swap_prober;
 extern const struct ba_prober ba_zfs_prober;
