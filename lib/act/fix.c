@@ -69,7 +69,6 @@ static void count_io(struct blkalign_fix_target *t, struct ba_fix_res *res)
 	res->pub.writes = t->io.writes;
 	res->pub.flushes = t->io.flushes;
 	res->pub.bytes_read_back = t->io.read_back;
-	ba_fix_unreserve(&t->file); /* its map is freed next */
 }
 
 static int finish(struct ba_fix_run *r, struct ba_fix_res *res, int rc)
@@ -379,8 +378,10 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 			   j->g.map_source, pp->content);
 	rc = finish(&r, res, ba_fix_drive(&r, res));
 out:
-	if (t)
+	if (t) {
 		count_io(t, res);
+		ba_fix_unreserve(&t->file); /* its map goes with j */
+	}
 	ba_journal_close(j);
 	free(j);
 	return rc;
@@ -489,6 +490,7 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 	rc = finish(&r, res, rc);
 out:
 	count_io(t, res);
+	ba_fix_unreserve(&t->file); /* its map goes with j */
 	ba_journal_close(j);
 	free(j);
 	return rc;
