@@ -158,9 +158,10 @@ ts_jq() {
 # suites kept against docs/schema/CMD.json (BLKALIGN_JSON_KEEP names the
 # directory; unset, nothing is kept).
 ts_keep_json() {
-	[ -n "${BLKALIGN_JSON_KEEP:-}" ] && [ -s "$2" ] || return 0
+	local rc=$?
+	[ -n "${BLKALIGN_JSON_KEEP:-}" ] && [ -s "$2" ] || return $rc
 	cp "$2" "$BLKALIGN_JSON_KEEP/$1.$(basename "$0").$$.$RANDOM.json" 2>/dev/null
-	return 0
+	return $rc
 }
 
 # ts_json [JQ-OPTION...] FILE EXPR...: the value of each EXPR over FILE,

@@ -50,7 +50,7 @@ int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out)
 	if (!r || !out)
 		return -EINVAL;
 	penalty = r->verdict == BLKALIGN_BENCH_PENALTY;
-	root = ba_json_root();
+	root = ba_json_root("bench");
 	claimed = json_object_new_object();
 	phases = json_object_new_array();
 	v = json_object_new_object();
@@ -174,7 +174,7 @@ int blkalign_bench_compare_write_json(const struct blkalign_bench_compare *c,
 
 	if (!c || !out)
 		return -EINVAL;
-	root = ba_json_root();
+	root = ba_json_root("bench");
 	sides = json_object_new_array();
 	if (!root || !sides) {
 		json_object_put(root);

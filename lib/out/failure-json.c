@@ -25,9 +25,8 @@ int blkalign_failure_write_json(const char *command, int status,
 
 	if ((!errors && n) || !command || !out)
 		return -EINVAL;
-	if (ba_json_root_array(&root, &arr))
+	if (ba_json_root_array(&root, &arr, command))
 		return -ENOMEM;
-	ba_json_str(root, "command", command);
 	ba_json_s64(root, "status", status);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *s = json_object_new_string(errors[i]);

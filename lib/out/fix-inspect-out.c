@@ -368,7 +368,7 @@ static void json_ways(struct json_object *root, const struct ba_fix_inspect *in)
 /* ba_fix_inspect_json: @in as one JSON document on @out; 0 or -errno. */
 int ba_fix_inspect_json(const struct ba_fix_inspect *in, FILE *out)
 {
-	struct json_object *root = ba_json_root(), *o;
+	struct json_object *root = ba_json_root("fix"), *o;
 
 	if (!root)
 		return -ENOMEM;

@@ -84,7 +84,7 @@ static int write_run(const struct blkalign_fix_outcome *v, size_t n,
 
 	if ((!v && n) || (!opt && nopt) || !out)
 		return -EINVAL;
-	root = ba_json_root();
+	root = ba_json_root("fix");
 	arr = json_object_new_array();
 	optional = optional_json(opt, nopt, grain);
 	if (!root || !arr || !optional) {

@@ -46,7 +46,8 @@ static struct json_object *target_line(struct json_object *t)
 		json_object_object_add(o, "path", json_object_get(path));
 	json_object_object_foreach(t, k, v)
 	{
-		if (strcmp(k, "schema_version") && strcmp(k, "path"))
+		if (strcmp(k, "schema_version") && strcmp(k, "path") &&
+		    strcmp(k, "command")) /* the summary's */
 			json_object_object_add(o, k, json_object_get(v));
 	}
 	return o;
@@ -64,14 +65,14 @@ static struct json_object *summary_line(struct json_object *doc,
 {
 	static const char *const said[] = {"schema_version", "version",
 					   "command", "status", "counts"};
-	struct json_object *o = ba_json_root(), *c = json_object_new_object();
+	struct json_object *o = ba_json_root(command);
+	struct json_object *c = json_object_new_object();
 
 	if (!o || !c) {
 		json_object_put(o);
 		json_object_put(c);
 		return NULL;
 	}
-	ba_json_str(o, "command", command);
 	ba_json_s64(o, "status", status);
 	ba_json_u64(c, "targets", ntargets);
 	json_object_object_add(o, "counts", c);

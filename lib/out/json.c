@@ -347,7 +347,7 @@ int blkalign_finding_codes_write_json(FILE *out)
 
 	if (!out)
 		return -EINVAL;
-	if (ba_json_root_array(&root, &arr))
+	if (ba_json_root_array(&root, &arr, "check"))
 		return -ENOMEM;
 	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
 	     c++) {

@@ -71,8 +71,10 @@ void ba_json_double(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, ba_json_new_double(v));
 }
 
-/* A new document: { "schema_version": 1, "version": "..." }, or NULL. */
-struct json_object *ba_json_root(void)
+/* A new document: { "schema_version": 1, "version": "...", "command":
+ * @command }, or NULL (docs/json-schema.md: every document names the
+ * command that printed it). */
+struct json_object *ba_json_root(const char *command)
 {
 	struct json_object *root = json_object_new_object();
 
@@ -80,13 +82,15 @@ struct json_object *ba_json_root(void)
 		return NULL;
 	ba_json_u64(root, "schema_version", BLKALIGN_SCHEMA_VERSION);
 	ba_json_str(root, "version", BLKALIGN_VERSION);
+	ba_json_str(root, "command", command);
 	return root;
 }
 
 /* A document's root and one array for it: 0, or -ENOMEM with neither. */
-int ba_json_root_array(struct json_object **root, struct json_object **arr)
+int ba_json_root_array(struct json_object **root, struct json_object **arr,
+		       const char *command)
 {
-	*root = ba_json_root();
+	*root = ba_json_root(command);
 	*arr = json_object_new_array();
 	if (*root && *arr)
 		return 0;

@@ -29,8 +29,9 @@ struct ba_json_requests {
 	size_t nsizes;
 };
 void ba_json_requests(struct json_object *o, const struct ba_json_requests *r);
-struct json_object *ba_json_root(void);
-int ba_json_root_array(struct json_object **root, struct json_object **arr);
+struct json_object *ba_json_root(const char *command);
+int ba_json_root_array(struct json_object **root, struct json_object **arr,
+		       const char *command);
 int ba_json_write(struct json_object *root, FILE *out);
 int ba_json_write_compact(struct json_object *o, FILE *out, bool newline);
 int ba_json_write_nested(struct json_object *o, FILE *out, int level);

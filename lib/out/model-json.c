@@ -158,7 +158,7 @@ int blkalign_model_write_json(const char *target,
 
 	if (ba_model_geometry_in(&geom, g) || (!models && nmodels) || !out)
 		return -EINVAL;
-	if (ba_json_root_array(&root, &arr))
+	if (ba_json_root_array(&root, &arr, "model"))
 		return -ENOMEM;
 	ba_json_str(root, "target", target);
 	json_object_object_add(root, "geometry", geometry_json(&geom));

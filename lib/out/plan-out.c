@@ -160,7 +160,7 @@ int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
 
 	if ((!plans && nplans) || !out)
 		return -EINVAL;
-	if (ba_json_root_array(&root, &arr))
+	if (ba_json_root_array(&root, &arr, "plan"))
 		return -ENOMEM;
 	json_object_object_add(root, "throughput_bytes_per_second",
 			       ba_json_new_double(tput));

@@ -22,12 +22,13 @@ static int stream_begin(const struct ba_json_stream *s, FILE *out)
 	if (s->format == BLKALIGN_JSON_PRETTY)
 		n = fprintf(out,
 			    "{\n  \"schema_version\": %d,\n  \"version\": "
-			    "\"%s\",\n  \"devices\": [",
+			    "\"%s\",\n  \"command\": \"check\",\n"
+			    "  \"devices\": [",
 			    BLKALIGN_SCHEMA_VERSION, BLKALIGN_VERSION);
 	else if (s->format == BLKALIGN_JSON_COMPACT)
 		n = fprintf(out,
 			    "{\"schema_version\":%d,\"version\":\"%s\","
-			    "\"devices\":[",
+			    "\"command\":\"check\",\"devices\":[",
 			    BLKALIGN_SCHEMA_VERSION, BLKALIGN_VERSION);
 	/* lines: no frame, each line stands alone */
 	return n < 0 ? -EIO : 0;
@@ -82,14 +83,14 @@ static struct json_object *skipped_json(const struct blkalign_report *r)
 static int stream_summary(const struct blkalign_report *r,
 			  const struct ba_json_stream *s, FILE *out)
 {
-	struct json_object *o = ba_json_root(), *c = json_object_new_object();
+	struct json_object *o = ba_json_root("check");
+	struct json_object *c = json_object_new_object();
 
 	if (!o || !c) {
 		json_object_put(o);
 		json_object_put(c);
 		return -ENOMEM;
 	}
-	ba_json_str(o, "command", "check");
 	ba_json_u64(o, "status", r->status);
 	ba_json_u64(c, "targets", s->ndevices);
 	ba_json_u64(c, "skipped", r->nskipped);

@@ -104,7 +104,7 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	s = blkalign_trace_summary(t);
 	if (!s)
 		return -ENOMEM;
-	root = ba_json_root();
+	root = ba_json_root("trace");
 	dirs = json_object_new_object();
 	if (!root || !dirs) {
 		json_object_put(root);

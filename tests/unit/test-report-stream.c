@@ -157,6 +157,7 @@ static void test_empty(void **state)
 	fclose(out);
 	snprintf(want, sizeof(want),
 		 "{\n  \"schema_version\": 1,\n  \"version\": \"%s\",\n"
+		 "  \"command\": \"check\",\n"
 		 "  \"devices\": [\n  ],\n  \"skipped\": [\n  ],\n"
 		 "  \"status\": 0\n}\n",
 		 blkalign_version());
