@@ -42,6 +42,7 @@ trace_json() {
 		ts_fail "blkalign trace $*: exit $? ($(head -c 300 "$out.err"))"
 		return 1
 	fi
+	ts_keep_json trace "$out"
 }
 
 # drop the page cache of NODE so that reads go to the device
