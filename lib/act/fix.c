@@ -327,6 +327,10 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 		goto out;
 	if (o->dry_run) {
 		fill_result(res, &j->g, &r);
+		/* no map is read before the run (plan reads it): "whole"
+		 * here would say a used-blocks move copies everything */
+		if (!o->copy_all)
+			res->pub.map_source = NULL;
 		if (j->g.new_start != j->g.old_start)
 			snprintf(
 				res->msg, sizeof(res->msg),
