@@ -87,7 +87,7 @@ int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out)
 	ba_json_u64(root, "rounds_done", r->rounds_done);
 	ba_json_bool(root, "interrupted", r->interrupted);
 	ba_json_bool(root, "runtime_exceeded", r->runtime_exceeded);
-	ba_json_double(root, "seconds", r->seconds);
+	ba_json_seconds(root, "seconds", r->seconds);
 	ba_json_u64(root, "ios", r->ios);
 	for (uint32_t k = 0; k < r->nphases && k < BLKALIGN_BENCH_MAX_PHASES;
 	     k++)
@@ -193,7 +193,7 @@ int blkalign_bench_compare_write_json(const struct blkalign_bench_compare *c,
 	ba_json_u64(root, "rounds_done", c->rounds_done);
 	ba_json_bool(root, "interrupted", c->interrupted);
 	ba_json_bool(root, "runtime_exceeded", c->runtime_exceeded);
-	ba_json_double(root, "seconds", c->seconds);
+	ba_json_seconds(root, "seconds", c->seconds);
 	for (size_t i = 0; i < c->nsides && i < 2; i++)
 		json_object_array_add(sides, side_json(&c->sides[i]));
 	json_object_object_add(root, "sides", sides);

@@ -32,7 +32,7 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 	ba_json_str(p, "map_source", r->map_source);
 	ba_json_str(p, "mode", r->batch ? "batch" : "step");
 	ba_json_u64(p, "steps", r->steps);
-	ba_json_double(p, "seconds", r->seconds);
+	ba_json_seconds(p, "seconds", r->seconds);
 	ba_json_u64(p, "rate", /* bytes per second */
 		    r->seconds > 0
 			    ? (uint64_t)((double)r->bytes_copied / r->seconds)

@@ -66,6 +66,33 @@ struct json_object *ba_json_new_double(double v)
 	return json_object_new_double_s(strtod(s, NULL), s);
 }
 
+/*
+ * A duration in seconds to the microsecond ("3.001265"), the resolution
+ * of the clocks it comes from (tracefs timestamps, CLOCK_MONOTONIC read
+ * in ns): a trace replayed from its --raw file (whose end line has six
+ * decimals) then says exactly what the live trace said, which six
+ * significant digits cannot once it lasts a second.  NULL when @v is not
+ * finite or negative.
+ */
+struct json_object *ba_json_new_seconds(double v)
+{
+	char s[64];
+	size_t n;
+
+	if (!isfinite(v) || v < 0)
+		return NULL;
+	snprintf(s, sizeof(s), "%.6f", v);
+	n = strlen(s);
+	while (n > 2 && s[n - 1] == '0' && s[n - 2] != '.')
+		s[--n] = '\0';
+	return json_object_new_double_s(strtod(s, NULL), s);
+}
+
+void ba_json_seconds(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, ba_json_new_seconds(v));
+}
+
 void ba_json_double(struct json_object *o, const char *k, double v)
 {
 	json_object_object_add(o, k, ba_json_new_double(v));

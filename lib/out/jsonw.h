@@ -21,6 +21,8 @@ void ba_json_str(struct json_object *o, const char *k, const char *v);
 void ba_json_bool(struct json_object *o, const char *k, bool v);
 void ba_json_double(struct json_object *o, const char *k, double v);
 struct json_object *ba_json_new_double(double v);
+void ba_json_seconds(struct json_object *o, const char *k, double v);
+struct json_object *ba_json_new_seconds(double v);
 struct json_object *ba_json_size_counts(const struct blkalign_size_count *s,
 					size_t n);
 struct ba_json_requests {

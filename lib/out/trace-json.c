@@ -119,9 +119,8 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	ba_json_u64(root, "logical_sector_size", s->logical_sector_size);
 	ba_json_u64(root, "physical_sector_size", s->physical_sector_size);
 	ba_json_u64(root, "alignment_offset", s->alignment_offset);
-	json_object_object_add(root, "seconds", ba_json_new_double(s->seconds));
-	json_object_object_add(root, "event_seconds",
-			       ba_json_new_double(s->event_seconds));
+	ba_json_seconds(root, "seconds", s->seconds);
+	ba_json_seconds(root, "event_seconds", s->event_seconds);
 	ba_json_u64(root, "events", s->events);
 	ba_json_u64(root, "lost_events", s->lost_events);
 	ba_json_u64(root, "unmatched_completions", s->unmatched);

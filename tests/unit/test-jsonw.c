@@ -3,8 +3,9 @@
  * test-jsonw.c - numbers in blkalign's JSON (lib/out/jsonw.c): uint64
  * exact up to 2^64 - 1 (a cast to int64 printed 2^63 as a negative
  * number), doubles with the digits they mean (six significant ones,
- * the whole part kept), non-finite ones null.  Expected texts written by
- * hand.
+ * the whole part kept), durations to the microsecond (a 3 s trace and
+ * its replay from the --raw file's "%.6f" agree), non-finite ones null.
+ * Expected texts written by hand.
  */
 #include <math.h>
 #include <stdint.h>
@@ -18,7 +19,8 @@
 
 struct row {
 	const char *name;
-	int kind; /* 0: ba_json_u64 of u, 1: ba_json_double of d */
+	int kind; /* 0: ba_json_u64 of u, 1: ba_json_double of d,
+		   * 2: ba_json_seconds of d */
 	uint64_t u;
 	double d;
 	const char *want; /* {"v":...} as json-c prints it plain */
@@ -39,6 +41,13 @@ static const struct row rows[] = {
 	{"huge", 1, 0, 2.5e18, "{\"v\":2.5e+18}"},
 	{"not a number", 1, 0, NAN, "{\"v\":null}"},
 	{"infinite", 1, 0, INFINITY, "{\"v\":null}"},
+	{"duration", 2, 0, 3.0012649, "{\"v\":3.001265}"},
+	{"duration replayed", 2, 0, 3.001265, "{\"v\":3.001265}"},
+	{"duration short", 2, 0, 0.0046543410000000002, "{\"v\":0.004654}"},
+	{"duration whole", 2, 0, 2.0, "{\"v\":2.0}"},
+	{"duration zero", 2, 0, 0.0, "{\"v\":0.0}"},
+	{"duration negative", 2, 0, -1.0, "{\"v\":null}"},
+	{"duration infinite", 2, 0, INFINITY, "{\"v\":null}"},
 };
 
 static void test_number(void **state)
@@ -49,8 +58,10 @@ static void test_number(void **state)
 	assert_non_null(o);
 	if (r->kind == 0)
 		ba_json_u64(o, "v", r->u);
-	else
+	else if (r->kind == 1)
 		ba_json_double(o, "v", r->d);
+	else
+		ba_json_seconds(o, "v", r->d);
 	assert_string_equal(
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 		r->want);
