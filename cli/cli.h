@@ -43,6 +43,7 @@ int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 int cli_parse_partition(const char *arg, int *out);
 bool cli_use_color(const char *when);
+int cli_color_arg(const char *arg, const char **when);
 
 /*
  * A command's options (opts.c): its getopt_long table, which also gives
@@ -128,23 +129,40 @@ int cli_topo_opt(struct cli_topo *t, int c, const char *arg);
 int cli_topo_apply(const struct cli_topo *t, struct blkalign_ctx *ctx);
 int cli_set_sysroot(struct blkalign_ctx *ctx, const char *dir);
 
-/* The options of check's tables, as lsblk's (table-opts.c). */
+/*
+ * The options of every command's table, as lsblk's (table-opts.c):
+ * CLI_TABLE_LONGOPTS for check's (a tree), CLI_TABLE_FLAT_LONGOPTS and
+ * CLI_TABLE_FLAT_HELP for the others (a list); CLI_COLOR_LONGOPT and
+ * CLI_COLOR_HELP on every command.
+ */
 enum {
 	CLI_OPT_BYTES = 1100,
 	CLI_OPT_WIDTH,
+	CLI_OPT_COLOR,
 };
 
-#define CLI_TABLE_LONGOPTS                                      \
+#define CLI_COLOR_LONGOPT                                       \
+	{                                                       \
+		"color", optional_argument, NULL, CLI_OPT_COLOR \
+	}
+#define CLI_COLOR_HELP \
+	"     --color[=<when>]            colorize: auto, always or never\n"
+
+#define CLI_TABLE_FLAT_LONGOPTS                                 \
 	{"output", required_argument, NULL, 'o'},               \
 		{"list-columns", no_argument, NULL, 'H'},       \
 		{"noheadings", no_argument, NULL, 'n'},         \
 		{"raw", no_argument, NULL, 'r'},                \
 		{"pairs", no_argument, NULL, 'P'},              \
 		{"bytes", no_argument, NULL, CLI_OPT_BYTES},    \
-		{"list", no_argument, NULL, 'l'},               \
-		{"tree", no_argument, NULL, 'T'},               \
 	{                                                       \
 		"width", required_argument, NULL, CLI_OPT_WIDTH \
+	}
+
+#define CLI_TABLE_LONGOPTS                                         \
+	CLI_TABLE_FLAT_LONGOPTS, {"list", no_argument, NULL, 'l'}, \
+	{                                                          \
+		"tree", no_argument, NULL, 'T'                     \
 	}
 
 #define CLI_TABLE_HELP                                                                    \
@@ -160,7 +178,23 @@ enum {
 	"     --width <n>                 lines at most <n> columns wide (default: the\n" \
 	"                                 terminal's, or COLUMNS; a pipe: no limit)\n"
 
+/* @what: "the table" ("plan's table"...), as the help says it. */
+#define CLI_TABLE_FLAT_HELP(what)                                                         \
+	" -o, --output <list>             " what                                          \
+	"'s columns, comma-separated\n"                                                   \
+	"                                 (+<list>: after the default ones)\n"            \
+	" -H, --list-columns              list the columns -o takes and exit\n"           \
+	" -n, --noheadings                print " what " without headings\n"              \
+	" -r, --raw                       print " what " alone, raw\n"                    \
+	" -P, --pairs                     print " what                                    \
+	" alone, KEY=\"value\"\n"                                                         \
+	"     --bytes                     print sizes in bytes, not as 1.5G\n"            \
+	"     --width <n>                 lines at most <n> columns wide (default: the\n" \
+	"                                 terminal's, or COLUMNS; a pipe: no limit)\n"
+
+/* @kind: the table whose columns -o and -H name. */
 struct cli_table {
+	enum blkalign_text_table kind;
 	const char *columns;
 	unsigned int flags; /* BLKALIGN_TEXT_* */
 	unsigned int width; /* --width; 0: the terminal's */
@@ -171,7 +205,7 @@ int cli_table_opt(struct cli_table *t, int c, const char *arg);
 int cli_table_usage(const struct cli_table *t, const char *cmd);
 struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
 					      bool color);
-void cli_table_list_columns(void);
+void cli_table_list_columns(enum blkalign_text_table kind);
 
 /*
  * Where a command's device comes from: the device or image itself, a

@@ -17,7 +17,6 @@
 
 enum {
 	OPT_SYSROOT = 256,
-	OPT_COLOR,
 	OPT_LIST_CODES,
 	OPT_FROM,
 	OPT_FILES_FROM,
@@ -92,7 +91,7 @@ static const struct option longopts[] = {
 	{"progress", required_argument, NULL, OPT_PROGRESS},
 	CLI_TOPO_LONGOPTS,
 	CLI_TABLE_LONGOPTS,
-	{"color", optional_argument, NULL, OPT_COLOR},
+	CLI_COLOR_LONGOPT,
 	{"list-codes", no_argument, NULL, OPT_LIST_CODES},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -152,14 +151,8 @@ static int check_opt(void *data, int c, const char *arg)
 			}
 		cli_warnx("invalid progress mode '%s'", arg);
 		return BLKALIGN_STATUS_USAGE;
-	case OPT_COLOR:
-		a->color = arg ? arg : "always";
-		if (strcmp(a->color, "auto") && strcmp(a->color, "always") &&
-		    strcmp(a->color, "never")) {
-			cli_warnx("invalid color mode '%s'", a->color);
-			return BLKALIGN_STATUS_USAGE;
-		}
-		return 0;
+	case CLI_OPT_COLOR:
+		return cli_color_arg(arg, &a->color);
 	case OPT_LIST_CODES:
 		a->list_codes = true;
 		return 0;
@@ -400,7 +393,7 @@ int cmd_check(int argc, char **argv)
 	if (a.list_codes)
 		return list_codes(a.json);
 	if (a.table.list_columns) {
-		cli_table_list_columns();
+		cli_table_list_columns(BLKALIGN_TEXT_TABLE_LAYERS);
 		return 0;
 	}
 	if (cli_table_usage(&a.table, "check"))

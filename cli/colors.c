@@ -94,6 +94,23 @@ static bool colors_disabled(void)
 	return disable > enable;
 }
 
+/**
+ * cli_color_arg: --color[=WHEN]'s argument into @when (no argument:
+ * "always", as util-linux's tools take it).  Returns: 0, or the usage
+ * status after saying why.
+ */
+int cli_color_arg(const char *arg, const char **when)
+{
+	const char *w = arg ? arg : "always";
+
+	if (strcmp(w, "auto") && strcmp(w, "always") && strcmp(w, "never")) {
+		cli_warnx("invalid color mode '%s'", w);
+		return BLKALIGN_STATUS_USAGE;
+	}
+	*when = w;
+	return 0;
+}
+
 /* --color's @when ("auto", "always", "never"; NULL: auto). */
 bool cli_use_color(const char *when)
 {

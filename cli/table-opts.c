@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * table-opts.c - the options of check's tables, as lsblk's: -o/--output
- * (+LIST adds to the default columns), -H/--list-columns, -n, -r, -P,
- * --bytes, -l/--list, -T/--tree and --width; parsed here, handed to the
- * library as a struct blkalign_text_opts.  Any command whose text is a
- * table can take the same options.
+ * table-opts.c - the options of every command's table, as lsblk's:
+ * -o/--output (+LIST adds to the default columns), -H/--list-columns,
+ * -n, -r, -P, --bytes, --width, and check's -l/--list and -T/--tree;
+ * parsed here against the command's table (struct cli_table's kind),
+ * handed to the library as a struct blkalign_text_opts.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,7 +29,8 @@ int cli_table_opt(struct cli_table *t, int c, const char *arg)
 
 	switch (c) {
 	case 'o':
-		rc = blkalign_text_columns_check(arg, &bad, &badlen);
+		rc = blkalign_text_table_columns_check(t->kind, arg, &bad,
+						       &badlen);
 		if (rc == -E2BIG)
 			cli_warnx("too many columns in '%s'", arg);
 		else if (rc)
@@ -114,12 +115,13 @@ struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
 	return o;
 }
 
-/* -H/--list-columns: the layer table's columns, the default ones said. */
-void cli_table_list_columns(void)
+/* -H/--list-columns: the columns of table @kind, the default ones said. */
+void cli_table_list_columns(enum blkalign_text_table kind)
 {
 	const char *name, *help;
 	bool dflt;
 
-	for (size_t i = 0; !blkalign_text_column(i, &name, &help, &dflt); i++)
+	for (size_t i = 0;
+	     !blkalign_text_table_column(kind, i, &name, &help, &dflt); i++)
 		printf("%-17s %s%s\n", name, help, dflt ? " (default)" : "");
 }

@@ -322,6 +322,29 @@ struct blkalign_text_opts {
 };
 int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
 				    const struct blkalign_text_opts *o);
+/*
+ * Every command's table (BLKALIGN_0.3): check's layers, plan's
+ * partitions, fix's outcomes, model's workloads, trace's and bench's
+ * rows.  blkalign_text_table_column gives the @i-th column of table @t (0,
+ * -ENOENT after the last one, -EINVAL for no such table);
+ * blkalign_text_table_columns_check whether @t takes @list (0, -EINVAL with
+ * @bad and @badlen the unknown name, or -E2BIG).  The _text_ forms below
+ * are those of BLKALIGN_TEXT_TABLE_LAYERS.
+ */
+enum blkalign_text_table {
+	BLKALIGN_TEXT_TABLE_LAYERS,
+	BLKALIGN_TEXT_TABLE_PLAN,
+	BLKALIGN_TEXT_TABLE_FIX,
+	BLKALIGN_TEXT_TABLE_MODEL,
+	BLKALIGN_TEXT_TABLE_TRACE,
+	BLKALIGN_TEXT_TABLE_BENCH,
+};
+int blkalign_text_table_column(enum blkalign_text_table t, size_t i,
+			       const char **name, const char **help,
+			       bool *dflt);
+int blkalign_text_table_columns_check(enum blkalign_text_table t,
+				      const char *list, const char **bad,
+				      size_t *badlen);
 /* The layer table's columns: 0, or -ENOENT after the last one. */
 int blkalign_text_column(size_t i, const char **name, const char **help,
 			 bool *dflt);

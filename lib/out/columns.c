@@ -57,27 +57,20 @@ const struct ba_column ba_topology_columns[BA_TCOL_COUNT] = {
 	{"SOURCE", "where the value came from", 0, 0, true},
 };
 
+/* check's layer table: blkalign_text_table_column of
+ * BLKALIGN_TEXT_TABLE_LAYERS. */
 int blkalign_text_column(size_t i, const char **name, const char **help,
 			 bool *dflt)
 {
-	if (i >= BA_LCOL_COUNT)
-		return -ENOENT;
-	if (name)
-		*name = ba_layer_columns[i].name;
-	if (help)
-		*help = ba_layer_columns[i].help;
-	if (dflt)
-		*dflt = ba_layer_columns[i].dflt;
-	return 0;
+	return blkalign_text_table_column(BLKALIGN_TEXT_TABLE_LAYERS, i, name,
+					  help, dflt);
 }
 
 int blkalign_text_columns_check(const char *list, const char **bad,
 				size_t *badlen)
 {
-	struct ba_colsel sel;
-
-	return ba_columns_select(ba_layer_columns, BA_LCOL_COUNT, list, &sel,
-				 bad, badlen);
+	return blkalign_text_table_columns_check(BLKALIGN_TEXT_TABLE_LAYERS,
+						 list, bad, badlen);
 }
 
 /* A size: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the byte count. */

@@ -49,6 +49,8 @@ struct ba_table {
 	bool split;	    /* wrapping columns wrap after commas */
 };
 
+const struct ba_column *ba_table_columns(enum blkalign_text_table t, size_t *n);
+
 int ba_table_init(struct ba_table *t, const struct ba_column *cols,
 		  const struct ba_colsel *sel,
 		  const struct blkalign_text_opts *o);
