@@ -64,11 +64,12 @@ int cli_json_want(const char *command, const char *arg)
 }
 
 /* The command's own document starts now, written whole: where to write
- * it (stdout; compact or lines: held, rewritten by cli_json_finish). */
+ * it (held, written by cli_json_finish with the exit status, in its
+ * form; stdout when there is no memory to hold it). */
 FILE *cli_json_stdout(void)
 {
 	js.started = true;
-	if (js.format != BLKALIGN_JSON_PRETTY && !js.held)
+	if (!js.held)
 		js.held = open_memstream(&js.text, &js.len);
 	return js.held ? js.held : stdout;
 }

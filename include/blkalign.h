@@ -385,10 +385,12 @@ int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
  * summary line { schema_version, version, command, status, counts }.
  * blkalign_report_set_json_format picks the form of the streamed check
  * document (before _begin).  blkalign_json_rewrite writes the document
- * @text (what a writer of this library printed, pretty) in form @f: for
- * lines, the elements of its array @each are the targets (NULL: the
- * document is the one target), the summary says @command and @status;
- * a failure document (it has "errors") is its own summary line.  Both
+ * @text (what a writer of this library printed, pretty) with "status":
+ * @status after its "command" (the exit status of the command that
+ * printed it; a value it had is replaced), in form @f: for lines, the
+ * elements of its array @each are the targets (NULL: the document is the
+ * one target), the summary says @command and @status; a failure document
+ * (it has "errors") is its own summary line.  Both
  * return 0, -EINVAL (@text no JSON object, begun already), -ENOMEM or
  * -EIO.
  */

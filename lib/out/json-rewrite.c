@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * json-rewrite.c - a command's document in the other forms of --json
- * (docs/json-schema.md, "Streams"): compact, or lines.  For the commands
- * whose document is written whole at the end (model, trace, bench, plan,
- * fix, the failure document): the document is small, so it is parsed
- * back and printed again; check streams its own (report-stream.c).
+ * json-rewrite.c - a command's document as it leaves the command: with
+ * its exit status (every document has `status`), in the form --json
+ * asked for (docs/json-schema.md, "Streams"): pretty, compact, or lines.
+ * For the commands whose document is written whole at the end (model,
+ * trace, bench, plan, fix, check --list-codes, the failure document):
+ * the document is small, so it is parsed back and printed again; check
+ * streams its own (report-stream.c), status last.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +49,8 @@ static struct json_object *target_line(struct json_object *t)
 	json_object_object_foreach(t, k, v)
 	{
 		if (strcmp(k, "schema_version") && strcmp(k, "path") &&
-		    strcmp(k, "command")) /* the summary's */
+		    strcmp(k, "command") &&
+		    strcmp(k, "status")) /* the summary's */
 			json_object_object_add(o, k, json_object_get(v));
 	}
 	return o;
@@ -119,13 +122,52 @@ static int write_lines(struct json_object *doc, const char *command, int status,
 		summary_line(doc, command, status, each, n), out, true);
 }
 
+/*
+ * @doc with "status": @status right after "command" (a writer's own
+ * value is replaced: the document says the status the command exits
+ * with).  Takes @doc; NULL without memory.
+ */
+static struct json_object *with_status(struct json_object *doc, int status)
+{
+	struct json_object *o, *st = json_object_new_int64(status);
+	bool added = false;
+
+	if (!st) {
+		json_object_put(doc);
+		return NULL;
+	}
+	if (get(doc, "status")) {
+		json_object_object_add(doc, "status", st);
+		return doc;
+	}
+	o = json_object_new_object();
+	if (!o) {
+		json_object_put(st);
+		json_object_put(doc);
+		return NULL;
+	}
+	json_object_object_foreach(doc, k, v)
+	{
+		json_object_object_add(o, k, json_object_get(v));
+		if (!strcmp(k, "command")) {
+			json_object_object_add(o, "status", st);
+			added = true;
+		}
+	}
+	if (!added)
+		json_object_object_add(o, "status", st);
+	json_object_put(doc);
+	return o;
+}
+
 /**
  * blkalign_json_rewrite: the document @text (@len bytes, one JSON object)
- * in form @f on @out: pretty as it is, compact on one line, or lines:
- * each target's object on a line (schema_version, path, its keys), the
- * targets the elements of the array @each (NULL: the whole document),
- * then the summary line of @command that exits with @status; a failure
- * document ("errors") is its one line.
+ * with "status": @status after "command" (replacing one it has), in form
+ * @f on @out: pretty, compact on one line, or lines: each target's object
+ * on a line (schema_version, path, its keys), the targets the elements of
+ * the array @each (NULL: the whole document), then the summary line of
+ * @command that exits with @status; a failure document ("errors") is its
+ * one line.
  * Returns: 0, -EINVAL (@text is no JSON object, or @each no array of
  * objects), -ENOMEM or -EIO.
  */
@@ -139,8 +181,6 @@ int blkalign_json_rewrite(const char *text, size_t len,
 
 	if (!text || !command || !out)
 		return -EINVAL;
-	if (f == BLKALIGN_JSON_PRETTY)
-		return fwrite(text, 1, len, out) == len ? 0 : -EIO;
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
@@ -150,6 +190,11 @@ int blkalign_json_rewrite(const char *text, size_t len,
 		json_object_put(doc);
 		return -EINVAL;
 	}
+	doc = with_status(doc, status);
+	if (!doc)
+		return -ENOMEM;
+	if (f == BLKALIGN_JSON_PRETTY)
+		return ba_json_write(doc, out);
 	if (f == BLKALIGN_JSON_COMPACT)
 		return ba_json_write_compact(doc, out, true);
 	rc = write_lines(doc, command, status, each, out);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-json-rewrite.c - a command's document in the other forms of
- * --json (lib/out/json-rewrite.c, issue 27): pretty as it is, compact on
- * one line, lines (a target a line with schema_version and path, then
- * the summary line), the failure document one line.  Documents and the
+ * --json (lib/out/json-rewrite.c, issue 27): the exit status after the
+ * command (a writer's own replaced), pretty, compact on one line, lines
+ * (a target a line with schema_version and path, no status, then the
+ * summary line), the failure document one line.  Documents and the
  * expected lines written by hand.
  */
 #include <errno.h>
@@ -31,13 +32,21 @@ struct row {
 #define P  "\"schema_version\":1,"
 
 static const struct row rows[] = {
-	{"pretty: as it is", "{ \"a\": 1 }\n", BLKALIGN_JSON_PRETTY, "model",
-	 NULL, 0, 0, "{ \"a\": 1 }\n"},
-	{"compact",
+	/* every document gets the exit status after its command */
+	{"pretty: status after command",
+	 "{\"schema_version\":1," V ",\"command\":\"model\",\"a\":1.50}",
+	 BLKALIGN_JSON_PRETTY, "model", NULL, 3, 0,
+	 "{\n  \"schema_version\": 1,\n  \"version\": \"x\",\n"
+	 "  \"command\": \"model\",\n  \"status\": 3,\n  \"a\": 1.50\n}\n"},
+	{"pretty: a writer's status replaced",
+	 "{ \"command\": \"fix\", \"status\": 9, \"a\": 1 }",
+	 BLKALIGN_JSON_PRETTY, "fix", NULL, 1, 0,
+	 "{\n  \"command\": \"fix\",\n  \"status\": 1,\n  \"a\": 1\n}\n"},
+	{"compact: no command, status last",
 	 "{\n  \"schema_version\": 1,\n  \"a\": [ 1, 2 ],\n"
 	 "  \"s\": \"a/b\"\n}\n",
 	 BLKALIGN_JSON_COMPACT, "model", NULL, 0, 0,
-	 "{" P "\"a\":[1,2],\"s\":\"a/b\"}\n"},
+	 "{" P "\"a\":[1,2],\"s\":\"a/b\",\"status\":0}\n"},
 	/* trace: its device is the path, the document the one target */
 	{"lines: one target",
 	 "{ \"schema_version\": 1, " V ", \"device\": \"sdb\", \"events\": 3 }",
