@@ -486,7 +486,8 @@ static int print_run(const struct fix_args *a,
 	if (a->json) {
 		if (blkalign_fix_run_write_json(run, a->target, a->fo.journal,
 						dry, status, cli_json_stdout()))
-			status |= BLKALIGN_STATUS_FAILED;
+			status = blkalign_status_merge(status,
+						       BLKALIGN_STATUS_FAILED);
 	} else {
 		for (size_t i = 0; i < n; i++)
 			print_text(&run->outcomes[i]);
@@ -509,7 +510,7 @@ static int print_run(const struct fix_args *a,
 			cli_warnx("%s", o->res.message);
 	}
 	if (fflush(stdout) == EOF)
-		status |= BLKALIGN_STATUS_FAILED;
+		status = blkalign_status_merge(status, BLKALIGN_STATUS_FAILED);
 	return status;
 }
 

@@ -147,7 +147,7 @@ int cli_json_finish(int status)
 	if (js.command && (failed || fflush(stdout) == EOF)) {
 		js.command = NULL; /* this one is not a document */
 		cli_warnx("cannot write the JSON output");
-		status |= BLKALIGN_STATUS_FAILED;
+		status = blkalign_status_merge(status, BLKALIGN_STATUS_FAILED);
 	}
 	if (js.held)
 		fclose(js.held);

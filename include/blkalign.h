@@ -264,6 +264,11 @@ struct blkalign_image_geometry {
 #define BLKALIGN_STATUS_INCOMPLETE 2  /* something could not be read */
 #define BLKALIGN_STATUS_FAILED	   4  /* operational error */
 #define BLKALIGN_STATUS_USAGE	   16 /* command line error */
+/* 128 + n: stopped by signal n (trace, bench, fix) */
+
+/* Two statuses as one (BLKALIGN_0.3): a signal's 128 + n stands (@a's
+ * first), else the bits or-ed; 130 | 1 would read as SIGQUIT. */
+int blkalign_status_merge(int a, int b);
 
 typedef void (*blkalign_log_fn)(void *data, const char *msg);
 

@@ -160,6 +160,15 @@ unsigned int blkalign_report_status(const struct blkalign_report *r)
 	return r ? r->status : 0;
 }
 
+int blkalign_status_merge(int a, int b)
+{
+	if (a >= 128)
+		return a;
+	if (b >= 128)
+		return b;
+	return a | b;
+}
+
 void blkalign_report_add_status(struct blkalign_report *r, unsigned int bits)
 {
 	if (r)

@@ -198,8 +198,9 @@ static void fix_one(struct run *r, struct blkalign_fix_target *t,
 	rc = ba_fix_partition(o->dry_run ? NULL : t, plan->device, pp, o, res);
 	r->v[i].rc = rc;
 	r->v[i].action = ba_fix_action(pp, res, rc, o->dry_run);
-	r->pub.status |= blkalign_fix_status(rc, &res->pub, o->dry_run,
-					     o->stop ? *o->stop : 0);
+	r->pub.status = blkalign_status_merge(
+		r->pub.status, blkalign_fix_status(rc, &res->pub, o->dry_run,
+						   o->stop ? *o->stop : 0));
 	if (rc && !res->pub.number) {
 		res->pub.number = pp->number;
 		res->pub.old_start = pp->old_start;
@@ -223,7 +224,8 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 	int blocked;
 
 	if (!plan || interrupted(ctx, plan->device)) {
-		r->pub.status |= BLKALIGN_STATUS_FAILED;
+		r->pub.status = blkalign_status_merge(r->pub.status,
+						      BLKALIGN_STATUS_FAILED);
 		goto out;
 	}
 	pp = next_part(r, plan, only, o->dry_run, &blocked);
@@ -235,7 +237,8 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 		       only ? " (fix it first, or run without "
 			      "--partition)"
 			    : "");
-		r->pub.status |= BLKALIGN_STATUS_INCOMPLETE;
+		r->pub.status = blkalign_status_merge(
+			r->pub.status, BLKALIGN_STATUS_INCOMPLETE);
 		goto out;
 	}
 	if (!pp) {
@@ -243,7 +246,8 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 			ba_log(ctx, "partition %d: nothing to do (%s)", only,
 			       "aligned or not there");
 		else if (!only && !r->pub.noutcomes && say_optional(r, plan))
-			r->pub.status |= BLKALIGN_STATUS_FAILED;
+			r->pub.status = blkalign_status_merge(
+				r->pub.status, BLKALIGN_STATUS_FAILED);
 		goto out;
 	}
 	fix_one(r, t, plan, pp, o);

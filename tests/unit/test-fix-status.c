@@ -93,6 +93,21 @@ static void test_status_words(void **state)
 	assert_int_equal(blkalign_fix_status(0, NULL, false, 0), 0);
 }
 
+/* The statuses of a run's partitions as one: bits or-ed, but a signal's
+ * 128 + n stands whole (130 | 1 = 131 would say SIGQUIT, 130 | 4 = 134
+ * SIGABRT). */
+static void test_status_merge(void **state)
+{
+	(void)state;
+	assert_int_equal(blkalign_status_merge(0, 0), 0);
+	assert_int_equal(blkalign_status_merge(1, 2), 3);
+	assert_int_equal(blkalign_status_merge(2, 4), 6);
+	assert_int_equal(blkalign_status_merge(1, 128 + SIGINT), 130);
+	assert_int_equal(blkalign_status_merge(128 + SIGINT, 4), 130);
+	assert_int_equal(blkalign_status_merge(128 + SIGTERM, 128 + SIGINT),
+			 128 + SIGTERM);
+}
+
 static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
@@ -188,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest disk[] = {
 		cmocka_unit_test(test_status_words),
+		cmocka_unit_test(test_status_merge),
 		cmocka_unit_test(test_fix_disk_dry),
 	};
 	int failed = RUN_TABLE(test_status, status_rows);
