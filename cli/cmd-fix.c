@@ -495,7 +495,8 @@ static int print_run(const struct fix_args *a,
 			printf("dry run: nothing written; the same command "
 			       "with --yes does it (journal: %s)\n",
 			       a->fo.journal);
-		if (!n && !(status & BLKALIGN_STATUS_FAILED))
+		if (!n && !(status &
+			    (BLKALIGN_STATUS_FAILED | BLKALIGN_STATUS_USAGE)))
 			printf("nothing to do\n");
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -171,6 +171,15 @@ next_part(const struct run *r, const struct blkalign_plan *plan, int only,
 	return NULL;
 }
 
+/* @plan has partition @number (aligned or not). */
+static bool has_part(const struct blkalign_plan *plan, int number)
+{
+	for (size_t k = 0; k < plan->nparts; k++)
+		if (plan->parts[k].number == number)
+			return true;
+	return false;
+}
+
 /* Nothing to do: the partitions that may move, and how far. */
 static int say_optional(struct run *r, const struct blkalign_plan *plan)
 {
@@ -242,9 +251,15 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 		goto out;
 	}
 	if (!pp) {
-		if (only && !r->pub.noutcomes)
-			ba_log(ctx, "partition %d: nothing to do (%s)", only,
-			       "aligned or not there");
+		if (only && !r->pub.noutcomes && !has_part(plan, only)) {
+			/* as plan --partition says it: a wrong argument */
+			ba_log(ctx, "'%s' has no partition %d to fix", path,
+			       only);
+			r->pub.status = blkalign_status_merge(
+				r->pub.status, BLKALIGN_STATUS_USAGE);
+		} else if (only && !r->pub.noutcomes)
+			ba_log(ctx, "partition %d: nothing to do (aligned)",
+			       only);
 		else if (!only && !r->pub.noutcomes && say_optional(r, plan))
 			r->pub.status = blkalign_status_merge(
 				r->pub.status, BLKALIGN_STATUS_FAILED);
