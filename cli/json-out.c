@@ -119,8 +119,9 @@ static int write_held(int status)
 		return -ENOMEM;
 	}
 	js.held = NULL;
-	rc = blkalign_json_rewrite(js.text, js.len, js.format, js.command,
-				   status, each_target(js.command), stdout);
+	rc = blkalign_json_finish(js.text, js.len, js.format, js.command,
+				  status, (const char *const *)js.errors, js.n,
+				  each_target(js.command), stdout);
 	free(js.text);
 	js.text = NULL;
 	return rc;

@@ -409,6 +409,14 @@ int blkalign_report_set_json_format(struct blkalign_report *r,
 int blkalign_json_rewrite(const char *text, size_t len,
 			  enum blkalign_json_format f, const char *command,
 			  int status, const char *each, FILE *out);
+/* The same, and when @status has BLKALIGN_STATUS_FAILED (no signal) and
+ * the document no "errors", "errors": the @nerrors messages @errors (what
+ * was said on stderr); --json=lines puts them in the summary line
+ * (BLKALIGN_0.3). */
+int blkalign_json_finish(const char *text, size_t len,
+			 enum blkalign_json_format f, const char *command,
+			 int status, const char *const *errors, size_t nerrors,
+			 const char *each, FILE *out);
 
 /*
  * The other files an image file's disk is made of (BLKALIGN_0.2), so that

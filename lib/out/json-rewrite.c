@@ -49,8 +49,8 @@ static struct json_object *target_line(struct json_object *t)
 	json_object_object_foreach(t, k, v)
 	{
 		if (strcmp(k, "schema_version") && strcmp(k, "path") &&
-		    strcmp(k, "command") &&
-		    strcmp(k, "status")) /* the summary's */
+		    strcmp(k, "command") && strcmp(k, "status") &&
+		    strcmp(k, "errors")) /* the summary's */
 			json_object_object_add(o, k, json_object_get(v));
 	}
 	return o;
@@ -79,8 +79,13 @@ static struct json_object *summary_line(struct json_object *doc,
 	ba_json_s64(o, "status", status);
 	ba_json_u64(c, "targets", ntargets);
 	json_object_object_add(o, "counts", c);
-	if (!each)
+	if (!each) {
+		if (get(doc, "errors"))
+			json_object_object_add(
+				o, "errors",
+				json_object_get(get(doc, "errors")));
 		return o;
+	}
 	json_object_object_foreach(doc, k, v)
 	{
 		bool skip = !strcmp(k, each);
@@ -95,14 +100,14 @@ static struct json_object *summary_line(struct json_object *doc,
 }
 
 static int write_lines(struct json_object *doc, const char *command, int status,
-		       const char *each, FILE *out)
+		       const char *each, bool failure, FILE *out)
 {
 	struct json_object *arr = each ? get(doc, each) : NULL;
 	size_t n = 1;
 	int rc;
 
 	/* the failure document is its own summary: no target */
-	if (get(doc, "errors"))
+	if (failure)
 		return ba_json_write_compact(json_object_get(doc), out, true);
 	if (each && !json_object_is_type(arr, json_type_array))
 		return -EINVAL;
@@ -160,6 +165,67 @@ static struct json_object *with_status(struct json_object *doc, int status)
 	return o;
 }
 
+/* @doc with "errors": the @n messages @errors, last. */
+static int add_errors(struct json_object *doc, const char *const *errors,
+		      size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(errors[i]));
+	json_object_object_add(doc, "errors", a);
+	return 0;
+}
+
+/**
+ * blkalign_json_finish: blkalign_json_rewrite, and when @status says an
+ * operational error (BLKALIGN_STATUS_FAILED, no signal) and the document
+ * has no "errors", "errors": the @nerrors messages @errors (what the
+ * command said on stderr), so that a document that says it failed also
+ * says why; with --json=lines they go to the summary line.
+ */
+int blkalign_json_finish(const char *text, size_t len,
+			 enum blkalign_json_format f, const char *command,
+			 int status, const char *const *errors, size_t nerrors,
+			 const char *each, FILE *out)
+{
+	struct json_tokener *tok;
+	struct json_object *doc;
+	bool failure;
+	int rc;
+
+	if (!text || !command || !out || (nerrors && !errors))
+		return -EINVAL;
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	json_tokener_free(tok);
+	if (!json_object_is_type(doc, json_type_object)) {
+		json_object_put(doc);
+		return -EINVAL;
+	}
+	failure = get(doc, "errors") != NULL;
+	doc = with_status(doc, status);
+	if (!doc)
+		return -ENOMEM;
+	if (!failure && nerrors && status < 128 &&
+	    (status & BLKALIGN_STATUS_FAILED) &&
+	    add_errors(doc, errors, nerrors)) {
+		json_object_put(doc);
+		return -ENOMEM;
+	}
+	if (f == BLKALIGN_JSON_PRETTY)
+		return ba_json_write(doc, out);
+	if (f == BLKALIGN_JSON_COMPACT)
+		return ba_json_write_compact(doc, out, true);
+	rc = write_lines(doc, command, status, each, failure, out);
+	json_object_put(doc);
+	return rc;
+}
+
 /**
  * blkalign_json_rewrite: the document @text (@len bytes, one JSON object)
  * with "status": @status after "command" (replacing one it has), in form
@@ -175,29 +241,6 @@ int blkalign_json_rewrite(const char *text, size_t len,
 			  enum blkalign_json_format f, const char *command,
 			  int status, const char *each, FILE *out)
 {
-	struct json_tokener *tok;
-	struct json_object *doc;
-	int rc;
-
-	if (!text || !command || !out)
-		return -EINVAL;
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	doc = json_tokener_parse_ex(tok, text, (int)len);
-	json_tokener_free(tok);
-	if (!json_object_is_type(doc, json_type_object)) {
-		json_object_put(doc);
-		return -EINVAL;
-	}
-	doc = with_status(doc, status);
-	if (!doc)
-		return -ENOMEM;
-	if (f == BLKALIGN_JSON_PRETTY)
-		return ba_json_write(doc, out);
-	if (f == BLKALIGN_JSON_COMPACT)
-		return ba_json_write_compact(doc, out, true);
-	rc = write_lines(doc, command, status, each, out);
-	json_object_put(doc);
-	return rc;
+	return blkalign_json_finish(text, len, f, command, status, NULL, 0,
+				    each, out);
 }
