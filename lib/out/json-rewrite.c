@@ -44,7 +44,7 @@ static struct json_object *target_line(struct json_object *t)
 			break;
 		}
 	ba_json_u64(o, "schema_version", BLKALIGN_SCHEMA_VERSION);
-	if (key) /* not a code of check --list-codes */
+	if (key && path) /* a code of check --list-codes, model --size: none */
 		json_object_object_add(o, "path", json_object_get(path));
 	json_object_object_foreach(t, k, v)
 	{
