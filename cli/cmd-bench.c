@@ -91,7 +91,8 @@ static void usage(FILE *out)
 	      "     --sim <key=value,...>   the sim engine's drive: physical, offset,\n"
 	      "                             read_us, write_us, rmw_us, noise, seed\n"
 	      "     --svg <file>            write a bar chart: the medians by phase, or\n"
-	      "                             the two sides of a comparison test\n" CLI_JSON_HELP_30
+	      "                             the two sides of a comparison test\n" CLI_TABLE_FLAT_HELP(
+		      "the table") CLI_COLOR_HELP CLI_JSON_HELP_30
 	      " -h, --help                  display this help\n"
 	      " -V, --version               display the version\n"
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
@@ -132,54 +133,6 @@ static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
 		elapsed, eta);
 	fflush(stderr);
 	return 0;
-}
-
-static void print_table(const struct blkalign_bench_result *r, FILE *out)
-{
-	char words[512];
-
-	fprintf(out,
-		"%s: %" PRIu32 "-byte %s at %" PRIu32 " phases of %" PRIu32
-		" bytes, engine %s%s, %" PRIu32 "/%" PRIu32
-		" rounds in %.2f s\n",
-		r->path ? r->path : "-", r->io_size,
-		r->write ? "writes" : "reads", r->nphases, r->phase_step,
-		r->engine, r->direct ? ", O_DIRECT" : "", r->rounds_done,
-		r->rounds_planned, r->seconds);
-	if (r->claimed_physical_sector_size)
-		fprintf(out,
-			"the device claims: logical %" PRIu32
-			", physical %" PRIu32 ", alignment offset %" PRIu32
-			"\n",
-			r->claimed_logical_sector_size,
-			r->claimed_physical_sector_size,
-			r->claimed_alignment_offset);
-	fprintf(out, "region: %" PRIu64 " bytes from byte %" PRIu64 "\n",
-		r->region_size, r->offset);
-	if (r->interrupted)
-		fputs("interrupted: a partial result\n", out);
-	else if (r->runtime_exceeded)
-		fputs("stopped by --runtime: a partial result\n", out);
-	fprintf(out, "\n  %5s %7s %9s %9s %9s %9s %7s\n", "PHASE", "OFFSET",
-		"MEDIAN", "IQR", "MIN", "MAX", "RATIO");
-	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++) {
-		const struct blkalign_bench_phase *p = &r->phases[k];
-		char med[24], iq[24], mn[24], mx[24];
-
-		cli_bench_latency(p->median_ns, med, sizeof(med));
-		cli_bench_latency(p->p75_ns - p->p25_ns, iq, sizeof(iq));
-		cli_bench_latency(p->min_ns, mn, sizeof(mn));
-		cli_bench_latency(p->max_ns, mx, sizeof(mx));
-		fprintf(out,
-			"  %5" PRIu32 " %7" PRIu64
-			" %9s %9s %9s %9s %6.2fx%s\n",
-			k, p->offset, med, iq, mn, mx, p->ratio,
-			p->fast && r->verdict == BLKALIGN_BENCH_PENALTY
-				? "  fast"
-				: "");
-	}
-	blkalign_bench_verdict_text(r, words, sizeof(words));
-	fprintf(out, "\n%s\n", words);
 }
 
 /* --sim physical=4096,offset=3584,rmw_us=4000,noise=0.05 */
@@ -226,71 +179,6 @@ static int parse_sim(char *spec, struct blkalign_bench_sim *s)
 		}
 	}
 	return 0;
-}
-
-static void hrate(double bps, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.1fMiB/s", bps / 1048576.0);
-}
-
-static void print_compare(const struct blkalign_bench_compare *c, FILE *out)
-{
-	char words[1024];
-
-	fprintf(out,
-		"%s: %s, %s %s of %" PRIu32 " bytes%s, engine %s, queue depth "
-		"%" PRIu32 ", %" PRIu64 " bytes per pass, %" PRIu32 "/%" PRIu32
-		" rounds in %.2f s\n",
-		c->path, blkalign_bench_test_name(c->test),
-		c->direct ? "O_DIRECT" : "buffered",
-		c->write ? "rewrites" : "reads", c->io_size,
-		c->test == BLKALIGN_BENCH_TEST_RAND ? " in random order" : "",
-		c->engine ? c->engine : "-", c->queue_depth, c->region_size,
-		c->rounds_done, c->rounds_planned, c->seconds);
-	if (c->test == BLKALIGN_BENCH_TEST_SOFT_BLOCK_SIZE && c->nsides == 2)
-		fprintf(out,
-			"window: %s, a loop device over the first %" PRIu64
-			" bytes of %s (direct I/O), made for this run and "
-			"removed\n",
-			c->sides[1].path, c->sides[1].device_size, c->path);
-	if (c->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION && c->nsides == 2)
-		fprintf(out,
-			"disk: %s from byte %" PRIu64
-			" (the partition start rounded up to 1 MiB)\n",
-			c->sides[0].path, c->sides[0].offset);
-	if (c->interrupted)
-		fputs("interrupted: a partial result\n", out);
-	else if (c->runtime_exceeded)
-		fputs("stopped by --runtime: a partial result\n", out);
-	fprintf(out, "\n  %-9s %-14s %6s %13s %13s %13s %8s %9s %9s\n", "SIDE",
-		"NODE", "SOFTBS", "MEDIAN", "MIN", "MAX", "REQUESTS", "AVG-REQ",
-		"MODEL-REQ");
-	for (size_t i = 0; i < c->nsides; i++) {
-		const struct blkalign_bench_side *s = &c->sides[i];
-		char med[32], mn[32], mx[32], rq[32] = "-", avg[32] = "-",
-					      mr[32] = "-";
-
-		hrate(s->median_bytes_per_s, med, sizeof(med));
-		hrate(s->min_bytes_per_s, mn, sizeof(mn));
-		hrate(s->max_bytes_per_s, mx, sizeof(mx));
-		if (s->traced) {
-			snprintf(rq, sizeof(rq), "%" PRIu64, s->requests);
-			snprintf(avg, sizeof(avg), "%.0f", s->request_avg);
-		}
-		if (s->model_requests)
-			snprintf(mr, sizeof(mr), "%" PRIu64, s->model_requests);
-		fprintf(out,
-			"  %-9s %-14s %6" PRIu32
-			" %13s %13s %13s %8s %9s %9s\n",
-			s->label, s->path, s->soft_block_size, med, mn, mx, rq,
-			avg, mr);
-	}
-	blkalign_bench_compare_text(c, words, sizeof(words));
-	fprintf(out, "\n%s\n", words);
-	if (c->trace_note)
-		fprintf(out, "note: %s\n", c->trace_note);
-	if (c->note)
-		fprintf(out, "note: %s\n", c->note);
 }
 
 /* A loop device, or a partition of one: a scratch device the user made. */
@@ -433,6 +321,8 @@ static const struct option longopts[] = {
 	{"engine", required_argument, NULL, 'e'},
 	{"sim", required_argument, NULL, OPT_SIM},
 	{"svg", required_argument, NULL, OPT_SVG},
+	CLI_TABLE_FLAT_LONGOPTS,
+	CLI_COLOR_LONGOPT,
 	CLI_JSON_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -444,6 +334,8 @@ static const struct cli_cmd bench_cmd = {"bench", longopts, usage};
 struct bench_args {
 	struct blkalign_bench_opts o;
 	const char *path, *svg;
+	struct cli_table table;
+	const char *color;
 	bool json, yes, io_set, rounds_set;
 	bool sweep_only; /* --phase-step or --phases */
 };
@@ -576,15 +468,44 @@ static int bench_opt(void *data, int c, const char *arg)
 	case 'J':
 		a->json = true;
 		return 0;
+	case CLI_OPT_COLOR:
+		return cli_color_arg(arg, &a->color);
+	case 'o':
+		/* checked once -t has said which table */
+		a->table.columns = arg;
+		return 0;
 	}
-	return BLKALIGN_STATUS_USAGE;
+	/* a bad value: said */
+	return cli_table_opt(&a->table, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
+
+/* The table's options: -o checked against the test's table, -H, -r/-P. */
+static int table_args(struct bench_args *a)
+{
+	struct cli_table *t = &a->table;
+
+	t->kind = a->o.test == BLKALIGN_BENCH_TEST_PHASE_SWEEP
+			  ? BLKALIGN_TEXT_TABLE_BENCH
+			  : BLKALIGN_TEXT_TABLE_BENCH_SIDES;
+	if (t->columns && cli_table_opt(t, 'o', t->columns) < 0)
+		return BLKALIGN_STATUS_USAGE;
+	if (t->list_columns) {
+		cli_table_list_columns(t->kind);
+		return CLI_DONE;
+	}
+	if (cli_table_usage(t, "bench"))
+		return BLKALIGN_STATUS_USAGE;
+	return 0;
+}
+
 /* The options, then the target: 0 to go on, CLI_DONE or the status. */
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
 	const char *const *e = blkalign_bench_engines();
 	int rc = cli_parse_opts(&bench_cmd, argc, argv, bench_opt, a);
 
+	if (!rc)
+		rc = table_args(a);
 	if (rc)
 		return rc;
 	if (optind < argc)
@@ -663,6 +584,22 @@ static int finish(int status)
 	return got_signal ? 128 + got_signal : status;
 }
 
+/* The text's options; a library error said: 0 or the status bits. */
+static int text_status(int rc)
+{
+	/* -EIO: finish()'s flush says so */
+	if (rc && rc != -EIO) {
+		cli_warnx("cannot print the report: %s", strerror(-rc));
+		return BLKALIGN_STATUS_FAILED;
+	}
+	return 0;
+}
+
+static struct blkalign_text_opts text_opts(const struct bench_args *a)
+{
+	return cli_table_text_opts(&a->table, cli_use_color(a->color));
+}
+
 /* soft-block-size, whole-vs-partition, seq, rand: the exit status. */
 static int run_compare(const struct bench_args *a)
 {
@@ -683,7 +620,10 @@ static int run_compare(const struct bench_args *a)
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		print_compare(cmp, stdout);
+		struct blkalign_text_opts t = text_opts(a);
+
+		status |= text_status(
+			blkalign_bench_compare_write_text(cmp, stdout, &t));
 	}
 	if (a->svg) {
 		FILE *f = fopen(a->svg, "we");
@@ -716,7 +656,9 @@ static int run_sweep(const struct bench_args *a)
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		print_table(r, stdout);
+		struct blkalign_text_opts t = text_opts(a);
+
+		status |= text_status(blkalign_bench_write_text(r, stdout, &t));
 	}
 	if (a->svg) {
 		FILE *f = fopen(a->svg, "we");

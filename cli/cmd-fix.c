@@ -81,7 +81,8 @@ static void usage(FILE *out)
 	      "     --step <size>               largest copy step (default 16M)\n"
 	      "     --progress <mode>           auto, bar, line or none (default auto:\n"
 	      "                                 a bar on a terminal, lines otherwise)\n" CLI_JSON_HELP_34
-		      CLI_TOPO_HELP
+		      CLI_TOPO_HELP CLI_TABLE_FLAT_HELP("fix's table")
+			      CLI_COLOR_HELP
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
@@ -162,37 +163,6 @@ static void on_copying(void *data, int number, uint64_t to_copy, uint64_t whole,
 	else
 		fprintf(stderr, "partition %d: copying %s (all of it)\n",
 			number, a);
-}
-
-static void print_text(const struct blkalign_fix_outcome *o)
-{
-	const struct blkalign_fix_result *r = &o->res;
-	uint64_t lss = r->sector_size ? r->sector_size : 512;
-
-	if (!r->number)
-		return; /* a journal that could not be used: said on stderr */
-	printf("partition %d: %s", r->number, o->action);
-	if (r->old_size)
-		printf(": start %" PRIu64 " -> %" PRIu64 ", size %" PRIu64
-		       " -> %" PRIu64 " sectors",
-		       r->old_start / lss, r->new_start / lss,
-		       r->old_size / lss, r->new_size / lss);
-	putchar('\n');
-	if (r->bytes_copied && r->bytes_skipped)
-		printf("  copied only the bytes its contents use (%s map): "
-		       "%" PRIu64 " of %" PRIu64 " bytes\n",
-		       r->map_source, r->bytes_copied,
-		       r->bytes_copied + r->bytes_skipped);
-	if (r->bytes_copied)
-		printf("  copied %" PRIu64 " bytes in %" PRIu64
-		       " steps (%s mode), %.2f s, %.1f MiB/s\n",
-		       r->bytes_copied, r->steps, r->batch ? "batch" : "step",
-		       r->seconds,
-		       r->seconds > 0 ? (double)r->bytes_copied / r->seconds /
-						1048576.0
-				      : 0.0);
-	if (r->message && (!o->rc || o->rc == -EALREADY))
-		printf("  %s\n", r->message);
 }
 
 /* Is @path directly in @dir? */
@@ -287,23 +257,13 @@ static int do_inspect(struct blkalign_ctx *ctx, const char *target,
 	return rc ? BLKALIGN_STATUS_FAILED : 0;
 }
 
-/* Nothing needs to move: say which partitions may, and how (--json:
- * the document's "optional"). */
-static void say_optional(const struct blkalign_fix_run *run, const char *target)
-{
-	for (size_t k = 0; k < run->noptional; k++)
-		printf("partition %d could move to the %" PRIu64
-		       "-byte grain (optional: it is aligned on this "
-		       "device): 'blkalign fix --partition %d %s' "
-		       "does it\n",
-		       run->optional[k], run->grain, run->optional[k], target);
-}
-
 /* The command line of one fix. */
 struct fix_args {
 	struct blkalign_fix_opts fo;
 	struct cli_topo topo;
 	struct progress prog;
+	struct cli_table table;
+	const char *color;
 	const char *target;
 	bool yes, resume, rollback, json, inspect;
 	int only;
@@ -335,6 +295,8 @@ static const struct option longopts[] = {
 	{"progress", required_argument, NULL, OPT_PROGRESS},
 	CLI_JSON_LONGOPT,
 	CLI_TOPO_LONGOPTS,
+	CLI_TABLE_FLAT_LONGOPTS,
+	CLI_COLOR_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -346,6 +308,7 @@ static const struct cli_cmd fix_cmd = {"fix", longopts, usage};
 static int fix_opt(void *data, int c, const char *arg)
 {
 	struct fix_args *a = data;
+	int rc;
 
 	switch (c) {
 	case 'y':
@@ -387,9 +350,14 @@ static int fix_opt(void *data, int c, const char *arg)
 	case 'J':
 		a->json = true;
 		return 0;
+	case CLI_OPT_COLOR:
+		return cli_color_arg(arg, &a->color);
 	}
 	/* a bad value: said */
-	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	rc = cli_table_opt(&a->table, c, arg);
+	if (!rc)
+		rc = cli_topo_opt(&a->topo, c, arg);
+	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
 /* A new fix or --resume/--rollback: the target's journal chosen and
@@ -467,8 +435,6 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 	} else {
 		a->fo.dry_run = !a->yes;
 		rc = blkalign_fix_disk(ctx, t, a->target, &a->fo, a->only, run);
-		if (!rc && !(*run)->noutcomes && !a->json)
-			say_optional(*run, a->target);
 	}
 	blkalign_fix_target_close(t);
 	if (rc)
@@ -482,6 +448,8 @@ static int print_run(const struct fix_args *a,
 {
 	bool dry = !a->yes && !a->resume && !a->rollback;
 	size_t n = run ? run->noutcomes : 0;
+	struct blkalign_text_opts to;
+	int rc;
 
 	if (a->json) {
 		if (blkalign_fix_run_write_json(run, a->target, a->fo.journal,
@@ -489,15 +457,16 @@ static int print_run(const struct fix_args *a,
 			status = blkalign_status_merge(status,
 						       BLKALIGN_STATUS_FAILED);
 	} else {
-		for (size_t i = 0; i < n; i++)
-			print_text(&run->outcomes[i]);
-		if (dry && (status & 1))
-			printf("dry run: nothing written; the same command "
-			       "with --yes does it (journal: %s)\n",
-			       a->fo.journal);
-		if (!n && !(status &
-			    (BLKALIGN_STATUS_FAILED | BLKALIGN_STATUS_USAGE)))
-			printf("nothing to do\n");
+		to = cli_table_text_opts(&a->table, cli_use_color(a->color));
+		rc = blkalign_fix_run_write_text(run, a->target, a->fo.journal,
+						 dry, status, stdout, &to);
+		/* -EIO: the flush below says so */
+		if (rc && rc != -EIO) {
+			cli_warnx("cannot write the outcome: %s",
+				  strerror(-rc));
+			status = blkalign_status_merge(status,
+						       BLKALIGN_STATUS_FAILED);
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct blkalign_fix_outcome *o = &run->outcomes[i];
@@ -553,12 +522,20 @@ static int fix_target(struct blkalign_ctx *ctx, struct fix_args *a, int argc,
 
 int cmd_fix(int argc, char **argv)
 {
-	struct fix_args a = {.fo = {.size = sizeof(a.fo)}};
+	struct fix_args a = {.fo = {.size = sizeof(a.fo)},
+			     .table = {.kind = BLKALIGN_TEXT_TABLE_FIX},
+			     .color = "auto"};
 	struct blkalign_ctx *ctx;
 	int status = cli_parse_opts(&fix_cmd, argc, argv, fix_opt, &a);
 
 	if (status)
 		return status == CLI_DONE ? 0 : status;
+	if (a.table.list_columns) {
+		cli_table_list_columns(BLKALIGN_TEXT_TABLE_FIX);
+		return 0;
+	}
+	if (cli_table_usage(&a.table, "fix"))
+		return BLKALIGN_STATUS_USAGE;
 	ctx = blkalign_ctx_new();
 	if (!ctx) {
 		cli_warnx("out of memory");

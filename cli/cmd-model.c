@@ -80,7 +80,8 @@ static void usage(FILE *out)
 	      "     --raid-level <n>            md RAID level below the layer: 0 1 4 5 6 10\n"
 	      "     --raid-disks <n>            md RAID member disks\n"
 	      "     --chunk <size>              md RAID chunk size\n"
-	      "\nOutput:\n" CLI_JSON_HELP_34
+	      "\nOutput:\n" CLI_JSON_HELP_34 CLI_TABLE_FLAT_HELP(
+		      "the workload table") CLI_COLOR_HELP
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
@@ -91,6 +92,8 @@ static void usage(FILE *out)
 
 struct opts {
 	bool json;
+	struct cli_table table; /* -o, -r, -P... (BLKALIGN_TEXT_TABLE_MODEL) */
+	const char *color;	/* --color's; NULL: auto */
 	struct cli_source src;
 	struct cli_topo topo;		     /* check's image options */
 	struct blkalign_model_geometry over; /* 0: not given */
@@ -263,138 +266,6 @@ static int workloads(const struct opts *o, struct blkalign_workload **out,
 	return 0;
 }
 
-static void ratio(uint64_t a, uint64_t b, char *buf, size_t len)
-{
-	if (!a && !b)
-		snprintf(buf, len, "-");
-	else if (!b && a)
-		snprintf(buf, len, "+%" PRIu64, a);
-	else
-		snprintf(buf, len, "%.1fx", blkalign_model_ratio(a, b));
-}
-
-static void print_sizes(const struct blkalign_model_cost *c, FILE *out)
-{
-	char s[24];
-
-	for (size_t i = 0; i < c->nsizes && i < 4; i++) {
-		blkalign_size_format(c->sizes[i].bytes, BLKALIGN_SIZE_SHORT, s,
-				     sizeof(s));
-		fprintf(out, "%s%s x%" PRIu64, i ? ", " : "", s,
-			c->sizes[i].count);
-	}
-	if (c->nsizes > 4 || c->sizes_other)
-		fputs(", ...", out);
-}
-
-/* RAID columns: 0 none, 1 member reads and writes, 2 and the
- * read-modify-writes at the members' drives (a live parity array). */
-static int raid_cols(const struct blkalign_model *m)
-{
-	int level = m->actual.raid_level;
-
-	if (!m->actual.raid_disks)
-		return 0;
-	return m->actual.raid_member_physical &&
-			       (level == 4 || level == 5 || level == 6)
-		       ? 2
-		       : 1;
-}
-
-static void print_row(const char *label, const char *layout,
-		      const struct blkalign_model_cost *c, int raid, FILE *out)
-{
-	char mx[24], avg[24];
-
-	blkalign_size_format(c->request_max, BLKALIGN_SIZE_SHORT, mx,
-			     sizeof(mx));
-	blkalign_size_format(c->requests ? c->request_bytes / c->requests : 0,
-			     BLKALIGN_SIZE_SHORT, avg, sizeof(avg));
-	fprintf(out,
-		"  %-20s %-8s %10" PRIu64 " %7s %7s %12" PRIu64 " %8" PRIu64,
-		label, layout, c->requests, mx, avg, c->physical_sectors,
-		c->rmw);
-	if (raid)
-		fprintf(out, " %8" PRIu64 " %8" PRIu64, c->raid_reads,
-			c->raid_writes);
-	if (raid > 1)
-		fprintf(out, " %8" PRIu64, c->raid_member_rmw);
-	fputs("  ", out);
-	print_sizes(c, out);
-	fputc('\n', out);
-}
-
-static void print_layer_head(const char *name, const struct blkalign_model *m,
-			     const struct blkalign_model_geometry *g, FILE *out)
-{
-	fprintf(out,
-		"%s: start %" PRIu64 " (sector %" PRIu64 "), size %" PRIu64
-		", soft block %u\n",
-		name, m->actual.start, m->actual.start / 512, m->actual.size,
-		m->cost.soft_block_size);
-	fprintf(out,
-		"  aligned: start %" PRIu64 " (sector %" PRIu64
-		"), size %" PRIu64 ", soft block %u\n",
-		m->aligned.start, m->aligned.start / 512, m->aligned.size,
-		m->cost_aligned.soft_block_size);
-	fprintf(out,
-		"  kernel %s; logical %u, physical %u, alignment offset "
-		"%u; %u segments of %u, %u KiB per request, virt boundary "
-		"%#" PRIx64 ", page %u, readahead %u KiB",
-		blkalign_kernel_name(m->kernel), g->logical_sector_size,
-		g->physical_sector_size, g->alignment_offset, g->max_segments,
-		g->max_segment_size, g->max_sectors_kb, g->virt_boundary_mask,
-		g->page_size, g->read_ahead_kb);
-	if (m->actual.raid_disks)
-		fprintf(out, "; md raid%d, %u disks, chunk %" PRIu64,
-			m->actual.raid_level, m->actual.raid_disks,
-			m->actual.raid_chunk);
-	if (raid_cols(m) > 1)
-		fprintf(out, ", %u of them with data off their %u-byte sectors",
-			m->actual.raid_members_misaligned,
-			m->actual.raid_member_physical);
-	fputs("\n\n", out);
-	fprintf(out, "  %-20s %-8s %10s %7s %7s %12s %8s", "WORKLOAD", "LAYOUT",
-		"REQUESTS", "MAX", "AVG", "PHYS-SECTORS", "RMW");
-	if (raid_cols(m))
-		fprintf(out, " %8s %8s", "RAID-RD", "RAID-WR");
-	if (raid_cols(m) > 1)
-		fprintf(out, " %8s", "MBR-RMW");
-	fputs("  SIZES\n", out);
-}
-
-static void print_model(const struct blkalign_model *m, FILE *out)
-{
-	const struct blkalign_model_cost *a = &m->cost, *b = &m->cost_aligned;
-	const struct blkalign_workload *w = &m->workload;
-	int raid = raid_cols(m);
-	char r1[24], r2[24], r3[24], r4[24], r5[24], r6[24], desc[64], bs[24],
-		tot[24];
-
-	blkalign_size_format(w->io_size, BLKALIGN_SIZE_SHORT, bs, sizeof(bs));
-	blkalign_size_format(w->total, BLKALIGN_SIZE_SHORT, tot, sizeof(tot));
-	snprintf(desc, sizeof(desc), " %s %s %s", bs,
-		 w->pattern == BLKALIGN_IO_RANDOM ? "rand" : "seq",
-		 w->path == BLKALIGN_IO_DIRECT ? "direct" : "buffered");
-	print_row(w->name ? w->name : "custom", "actual", a, raid, out);
-	print_row(desc, "aligned", b, raid, out);
-	ratio(a->requests, b->requests, r1, sizeof(r1));
-	ratio(a->physical_sectors, b->physical_sectors, r2, sizeof(r2));
-	ratio(a->rmw, b->rmw, r3, sizeof(r3));
-	ratio(a->raid_reads, b->raid_reads, r4, sizeof(r4));
-	ratio(a->raid_writes, b->raid_writes, r5, sizeof(r5));
-	ratio(a->raid_member_rmw, b->raid_member_rmw, r6, sizeof(r6));
-	snprintf(desc, sizeof(desc), " %s %s", tot,
-		 w->dir == BLKALIGN_IO_WRITE ? "written" : "read");
-	fprintf(out, "  %-20s %-8s %10s %7s %7s %12s %8s", desc, "ratio", r1,
-		"", "", r2, r3);
-	if (raid)
-		fprintf(out, " %8s %8s", r4, r5);
-	if (raid > 1)
-		fprintf(out, " %8s", r6);
-	fputc('\n', out);
-}
-
 struct target_layers {
 	size_t n;
 	struct blkalign_model_layer *l;
@@ -462,6 +333,8 @@ static const struct option longopts[] = {
 	{"raid-level", required_argument, NULL, OPT_RAID_LEVEL},
 	{"raid-disks", required_argument, NULL, OPT_RAID_DISKS},
 	{"chunk", required_argument, NULL, OPT_CHUNK},
+	CLI_TABLE_FLAT_LONGOPTS,
+	CLI_COLOR_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -592,8 +465,15 @@ static int limits_opt(struct opts *o, int c, const char *arg)
 static int model_opt(void *data, int c, const char *arg)
 {
 	struct opts *o = data;
-	int rc = layer_opt(o, c, arg);
+	int rc;
 
+	if (c == CLI_OPT_COLOR)
+		return cli_color_arg(arg, &o->color);
+	/* 1: a table option, taken; 0: not one */
+	rc = cli_table_opt(&o->table, c, arg);
+	if (rc)
+		return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	rc = layer_opt(o, c, arg);
 	if (rc > 0)
 		rc = workload_opt(o, c, arg);
 	if (rc > 0)
@@ -613,6 +493,12 @@ static int parse_args(int argc, char **argv, struct opts *o,
 
 	if (rc)
 		return rc;
+	if (o->table.list_columns) {
+		cli_table_list_columns(BLKALIGN_TEXT_TABLE_MODEL);
+		return CLI_DONE;
+	}
+	if (cli_table_usage(&o->table, "model"))
+		return BLKALIGN_STATUS_USAGE;
 	/* The image options also override the target's own geometry. */
 	v->logical_sector_size = o->topo.geom.logical_sector_size;
 	v->physical_sector_size = o->topo.geom.physical_sector_size;
@@ -775,14 +661,16 @@ static int print_models(const struct opts *o, const char *target,
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		for (size_t i = 0; i < ms->n; i++) {
-			if (i == 0 || ms->names[i] != ms->names[i - 1]) {
-				if (i)
-					fputc('\n', stdout);
-				print_layer_head(ms->names[i], ms->m[i], g,
-						 stdout);
-			}
-			print_model(ms->m[i], stdout);
+		struct blkalign_text_opts t =
+			cli_table_text_opts(&o->table, cli_use_color(o->color));
+
+		int rc = blkalign_model_write_text(g, ms->names, ms->m, ms->n,
+						   stdout, &t);
+
+		if (rc) {
+			cli_warnx("cannot write the text output: %s",
+				  strerror(-rc));
+			status |= BLKALIGN_STATUS_FAILED;
 		}
 	}
 	if (fflush(stdout) == EOF) {
@@ -818,7 +706,11 @@ static int target_layers(const struct opts *o, const char **target,
 
 int cmd_model(int argc, char **argv)
 {
-	struct opts o = {.rw = -1, .pattern = -1, .path = -1, .raid_level = -1};
+	struct opts o = {.rw = -1,
+			 .pattern = -1,
+			 .path = -1,
+			 .raid_level = -1,
+			 .table = {.kind = BLKALIGN_TEXT_TABLE_MODEL}};
 	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;

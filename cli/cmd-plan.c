@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,8 @@ static void usage(FILE *out)
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
 	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n" CLI_SOURCE_HELP
-		      CLI_TOPO_HELP
+		      CLI_TOPO_HELP CLI_TABLE_FLAT_HELP("plan's table")
+			      CLI_COLOR_HELP
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
@@ -54,102 +54,18 @@ static void usage(FILE *out)
 	      out);
 }
 
-/* "+1985 sectors, +1016320 bytes" */
-static void print_delta(FILE *out, uint64_t from, uint64_t to, uint64_t lss)
+/* The exit bits of what @p plans (@only: that partition, 0: all). */
+static unsigned int plan_status(const struct blkalign_plan *p, int only)
 {
-	if (to >= from)
-		fprintf(out, "+%" PRIu64 " sectors, +%" PRIu64 " bytes",
-			(to - from) / lss, to - from);
-	else
-		fprintf(out, "-%" PRIu64 " sectors, -%" PRIu64 " bytes",
-			(from - to) / lss, from - to);
-}
-
-/* What the move copies, and why that much. */
-static void print_copy(FILE *out, const struct blkalign_plan_part *pp,
-		       uint64_t tput)
-{
-	const char *what = pp->content ? pp->content : "contents";
-
-	fprintf(out, "  copy: %" PRIu64 " bytes", pp->bytes_to_copy);
-	if (pp->map_source && !pp->map_problem &&
-	    strcmp(pp->map_source, "whole"))
-		fprintf(out, " of %" PRIu64 " (the %s's used blocks, %s map)",
-			pp->used_size, what, pp->map_source);
-	fprintf(out,
-		", about %.1f s at %" PRIu64 " MiB/s (assumed throughput)\n",
-		(double)pp->bytes_to_copy / (double)tput, tput / (1024 * 1024));
-	if (pp->map_problem)
-		fprintf(out,
-			"  fix refuses to move it: %s; or move it whole "
-			"with --copy-all\n",
-			pp->map_problem);
-}
-
-static void print_part(FILE *out, const struct blkalign_plan_part *pp,
-		       uint64_t lss, uint64_t tput)
-{
-	fprintf(out, "%s: %s", pp->name, blkalign_plan_action_name(pp->action));
-	if (pp->action != BLKALIGN_PLAN_NONE &&
-	    pp->action != BLKALIGN_PLAN_IMPOSSIBLE) {
-		if (pp->new_start == pp->old_start) {
-			fprintf(out, ": start %" PRIu64 " kept",
-				pp->old_start / lss);
-		} else {
-			fprintf(out, ": start %" PRIu64 " -> %" PRIu64 " (",
-				pp->old_start / lss, pp->new_start / lss);
-			print_delta(out, pp->old_start, pp->new_start, lss);
-			fputs(")", out);
-		}
-		fprintf(out, ", size %" PRIu64 " -> %" PRIu64 " (",
-			pp->old_size / lss, pp->new_size / lss);
-		print_delta(out, pp->old_size, pp->new_size, lss);
-		fputs(")", out);
-	} else {
-		fprintf(out, ": start %" PRIu64 ", size %" PRIu64 " sectors",
-			pp->old_start / lss, pp->old_size / lss);
-	}
-	fputc('\n', out);
-	if (pp->reason)
-		fprintf(out, "  why: %s\n", pp->reason);
-	if (pp->content || pp->used_known)
-		fprintf(out, "  contents: %s, %s %" PRIu64 " bytes\n",
-			pp->content ? pp->content : "unknown",
-			pp->used_known ? "uses" : "not sized: keeping all",
-			pp->used_size);
-	if (pp->bytes_to_copy)
-		print_copy(out, pp, tput);
-	for (size_t c = 0; c < pp->ncommands; c++)
-		fprintf(out, "  instead: %s\n", pp->commands[c]);
-	if (pp->findings_before || pp->findings_after)
-		fprintf(out, "  alignment findings: %zu now, %zu after\n",
-			pp->findings_before, pp->findings_after);
-}
-
-static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
-			       int only, uint64_t tput, bool text)
-{
-	const struct blkalign_device *d = p->device;
-	uint64_t lss = (uint64_t)d->topology.logical_sector_size.value;
 	unsigned int status = 0;
 	size_t shown = 0;
 
-	if (text)
-		fprintf(out,
-			"%s: %s, grain %" PRIu64 " bytes, sizes in multiples "
-			"of %" PRIu64 " bytes, %" PRIu64 "-byte sectors\n",
-			d->path,
-			d->scheme ? d->scheme
-				  : "table type not recorded (sysfs)",
-			p->grain, p->size_granularity, lss);
 	for (size_t k = 0; k < p->nparts; k++) {
 		const struct blkalign_plan_part *pp = &p->parts[k];
 
 		if (only && pp->number != only)
 			continue;
 		shown++;
-		if (text)
-			print_part(out, pp, lss, tput);
 		if (pp->action == BLKALIGN_PLAN_MOVE ||
 		    pp->action == BLKALIGN_PLAN_RESIZE)
 			status |= BLKALIGN_STATUS_FINDINGS;
@@ -157,10 +73,9 @@ static unsigned int print_plan(FILE *out, const struct blkalign_plan *p,
 			status |= BLKALIGN_STATUS_INCOMPLETE;
 	}
 	if (only && !shown) {
-		cli_warnx("'%s' has no partition %d to plan", d->path, only);
+		cli_warnx("'%s' has no partition %d to plan", p->device->path,
+			  only);
 		status |= BLKALIGN_STATUS_USAGE;
-	} else if (text && !p->nparts) {
-		fputs("no partitions to plan\n", out);
 	}
 	return status;
 }
@@ -173,6 +88,8 @@ static const struct option longopts[] = {
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"from", required_argument, NULL, OPT_FROM},
 	CLI_TOPO_LONGOPTS,
+	CLI_TABLE_FLAT_LONGOPTS,
+	CLI_COLOR_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -183,6 +100,8 @@ static const struct cli_cmd plan_cmd = {"plan", longopts, usage};
 struct plan_args {
 	struct cli_topo topo;
 	struct cli_source src;
+	struct cli_table table;
+	const char *color;
 	uint64_t tput; /* bytes/s */
 	int only;      /* --partition, 0: all */
 	bool json, sfdisk;
@@ -192,6 +111,7 @@ struct plan_args {
 static int plan_opt(void *data, int c, const char *arg)
 {
 	struct plan_args *a = data;
+	int rc;
 
 	switch (c) {
 	case 'J':
@@ -216,9 +136,14 @@ static int plan_opt(void *data, int c, const char *arg)
 	case OPT_FROM:
 		a->src.from = arg;
 		return 0;
+	case CLI_OPT_COLOR:
+		return cli_color_arg(arg, &a->color);
 	}
 	/* a bad value: said */
-	return cli_topo_opt(&a->topo, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	rc = cli_table_opt(&a->table, c, arg);
+	if (!rc)
+		rc = cli_topo_opt(&a->topo, c, arg);
+	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
 /* The options, then the target: 0 to go on, CLI_DONE or the status. */
@@ -228,6 +153,12 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 
 	if (rc)
 		return rc;
+	if (a->table.list_columns) {
+		cli_table_list_columns(BLKALIGN_TEXT_TABLE_PLAN);
+		return CLI_DONE;
+	}
+	if (cli_table_usage(&a->table, "plan"))
+		return BLKALIGN_STATUS_USAGE;
 	if (a->json && a->sfdisk) {
 		cli_warnx("--json and --sfdisk exclude each other");
 		return BLKALIGN_STATUS_USAGE;
@@ -247,12 +178,25 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	return 0;
 }
 
-/* The plan as JSON or an sfdisk script, and stdout flushed: the status. */
+/* The plan as text, JSON or an sfdisk script, and stdout flushed: the
+ * status. */
 static unsigned int write_plan(const struct plan_args *a,
 			       struct blkalign_plan *plan)
 {
 	unsigned int status = 0;
+	struct blkalign_text_opts o;
+	int rc;
 
+	if (!a->json && !a->sfdisk) {
+		o = cli_table_text_opts(&a->table, cli_use_color(a->color));
+		rc = blkalign_plan_write_text(plan, a->only, (double)a->tput,
+					      stdout, &o);
+		/* -EIO: the flush below says so */
+		if (rc && rc != -EIO) {
+			cli_warnx("cannot write the plan: %s", strerror(-rc));
+			status |= BLKALIGN_STATUS_FAILED;
+		}
+	}
 	if (a->json &&
 	    blkalign_plan_write_json(&plan, 1, a->only, (double)a->tput,
 				     cli_json_stdout())) {
@@ -272,7 +216,9 @@ static unsigned int write_plan(const struct plan_args *a,
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_args a = {.tput = DEFAULT_THROUGHPUT};
+	struct plan_args a = {.tput = DEFAULT_THROUGHPUT,
+			      .table = {.kind = BLKALIGN_TEXT_TABLE_PLAN},
+			      .color = "auto"};
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
@@ -284,8 +230,7 @@ int cmd_plan(int argc, char **argv)
 	plan = cli_audit_plan(&a.topo, &a.src, a.target, "plan", &ctx, &report,
 			      &status);
 	if (plan) {
-		status |= print_plan(stdout, plan, a.only, a.tput,
-				     !a.json && !a.sfdisk);
+		status |= plan_status(plan, a.only);
 		if (!(status & BLKALIGN_STATUS_USAGE))
 			status |= write_plan(&a, plan);
 	}

@@ -24,6 +24,7 @@
 enum {
 	OPT_REPLAY = 256,
 	OPT_RAW,
+	OPT_SAVE,
 	OPT_PSS,
 	OPT_BUFFER,
 };
@@ -45,11 +46,12 @@ static void usage(FILE *out)
 	      "recorded and listed per disk; other targets are refused.\n"
 	      "\nOptions:\n"
 	      " -d, --duration <seconds>        record for <seconds> (no command)\n"
-	      "     --raw <file>                save every event line to <file>\n"
-	      "     --replay <file>             summarise a file saved with --raw\n"
+	      "     --save <file>               save every event line to <file>\n"
+	      "     --replay <file>             summarise a file saved with --save\n"
 	      "     --physical-sector-size <n>  judge requests against this physical\n"
 	      "                                 sector size (default: the device's)\n"
-	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n" CLI_JSON_HELP_34
+	      "     --buffer-size <kib>         tracefs buffer per CPU (default 4096)\n" CLI_TABLE_FLAT_HELP(
+		      "the table") CLI_COLOR_HELP CLI_JSON_HELP_34
 	      " -h, --help                      display this help\n"
 	      " -V, --version                   display the version\n"
 	      "\nExit status: 0 traced, 4 tracing failed or the command failed,\n"
@@ -91,114 +93,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void hlat(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 10000000)
-		snprintf(buf, len, "%.0fms", (double)ns / 1e6);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
-}
-
-static void print_dir(const char *name, const struct blkalign_trace_dir *d,
-		      FILE *out)
-{
-	char mx[24], avg[24], l50[24], l90[24], l99[24], lmax[24];
-
-	if (!d->requests)
-		return;
-	blkalign_size_format(d->request_max, BLKALIGN_SIZE_EXACT, mx,
-			     sizeof(mx));
-	blkalign_size_format(d->bytes / d->requests, BLKALIGN_SIZE_EXACT, avg,
-			     sizeof(avg));
-	hlat(d->lat_p50_ns, l50, sizeof(l50));
-	hlat(d->lat_p90_ns, l90, sizeof(l90));
-	hlat(d->lat_p99_ns, l99, sizeof(l99));
-	hlat(d->lat_max_ns, lmax, sizeof(lmax));
-	fprintf(out,
-		"  %-9s %9" PRIu64 " %13" PRIu64 " %7s %7s %8" PRIu64
-		" %7" PRIu64 " %8" PRIu64 " %6" PRIu64 "  %s/%s/%s/%s\n",
-		name, d->requests, d->bytes, mx, avg, d->off_physical,
-		d->off_page_in_layer, d->partial_requests, d->rmw, l50, l90,
-		l99, lmax);
-}
-
-static void print_sizes(const char *name, const struct blkalign_trace_dir *d,
-			FILE *out)
-{
-	char s[24];
-
-	if (!d->requests)
-		return;
-	fprintf(out, "  %s sizes:", name);
-	for (size_t i = 0; i < d->nsizes; i++) {
-		blkalign_size_format(d->sizes[i].bytes, BLKALIGN_SIZE_EXACT, s,
-				     sizeof(s));
-		fprintf(out, "%s %s x%" PRIu64, i ? "," : "", s,
-			d->sizes[i].count);
-	}
-	if (d->sizes_other)
-		fprintf(out, ", other x%" PRIu64, d->sizes_other);
-	fputc('\n', out);
-}
-
-/* The extents on the disks below and the requests each got. */
-static void print_below(const struct blkalign_trace_summary *s, FILE *out)
-{
-	if (!s->nbelow)
-		return;
-	fprintf(out, "\n  %-10s %-9s %14s %14s %5s %9s %13s %9s %13s\n",
-		"BELOW", "DEV", "START", "SIZE", "PHYS", "READS", "READ-BYTES",
-		"WRITES", "WRITE-BYTES");
-	for (size_t i = 0; i < s->nbelow; i++) {
-		const struct blkalign_trace_below *b = &s->below[i];
-		char dev[24];
-
-		snprintf(dev, sizeof(dev), "%u:%u", b->major, b->minor);
-		fprintf(out,
-			"  %-10s %-9s %14" PRIu64 " %14" PRIu64 " %5u %9" PRIu64
-			" %13" PRIu64 " %9" PRIu64 " %13" PRIu64 "\n",
-			b->name, dev, b->start, b->size,
-			b->physical_sector_size, b->read_requests,
-			b->read_bytes, b->write_requests, b->write_bytes);
-	}
-}
-
-static void print_summary(const struct blkalign_trace_summary *s, FILE *out)
-{
-	static const char *const names[] = {"read", "write", "discard", "flush",
-					    "other"};
-	const struct blkalign_trace_dir *dirs[] = {
-		&s->read, &s->write, &s->discard, &s->flush, &s->other};
-
-	fprintf(out, "%s: disk %u:%u", s->device ? s->device : "-", s->major,
-		s->minor);
-	if (s->layer_start)
-		fprintf(out, ", layer at byte %" PRIu64 " (sector %" PRIu64 ")",
-			s->layer_start, s->layer_start / 512);
-	fprintf(out,
-		", %" PRIu64 " bytes; logical %u, physical %u, "
-		"alignment offset %u\n",
-		s->layer_size, s->logical_sector_size, s->physical_sector_size,
-		s->alignment_offset);
-	/* the recording's duration: an idle device has no events to span */
-	fprintf(out,
-		"%" PRIu64 " events in %.3f s (first to last: %.3f s), %" PRIu64
-		" lost, %" PRIu64 " completions without issue\n\n",
-		s->events, s->seconds, s->event_seconds, s->lost_events,
-		s->unmatched);
-	fprintf(out, "  %-9s %9s %13s %7s %7s %8s %7s %8s %6s  %s\n", "DIR",
-		"REQUESTS", "BYTES", "MAX", "AVG", "OFF-PHYS", "OFF-4K",
-		"PARTIAL", "RMW", "LATENCY p50/p90/p99/max");
-	for (size_t i = 0; i < 5; i++)
-		print_dir(names[i], dirs[i], out);
-	fputc('\n', out);
-	for (size_t i = 0; i < 5; i++)
-		print_sizes(names[i], dirs[i], out);
-	print_below(s, out);
 }
 
 static int replay(struct blkalign_trace *t, const char *file)
@@ -309,10 +203,14 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 
 static const struct option longopts[] = {
 	{"duration", required_argument, NULL, 'd'},
-	{"raw", required_argument, NULL, OPT_RAW},
+	{"save", required_argument, NULL, OPT_SAVE},
+	/* before the table's: --raw=<file> is --save <file> for a release */
+	{"raw", optional_argument, NULL, OPT_RAW},
 	{"replay", required_argument, NULL, OPT_REPLAY},
 	{"physical-sector-size", required_argument, NULL, OPT_PSS},
 	{"buffer-size", required_argument, NULL, OPT_BUFFER},
+	CLI_TABLE_FLAT_LONGOPTS,
+	CLI_COLOR_LONGOPT,
 	CLI_JSON_LONGOPT,
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -323,7 +221,9 @@ static const struct cli_cmd trace_cmd = {"trace", longopts, usage};
 
 struct trace_args {
 	struct blkalign_trace_opts topts;
-	const char *raw, *replay_file, *device;
+	const char *save, *replay_file, *device;
+	struct cli_table table;
+	const char *color;
 	char **cmd; /* after "--" */
 	double duration;
 	bool json;
@@ -345,9 +245,19 @@ static int trace_opt(void *data, int c, const char *arg)
 			return BLKALIGN_STATUS_USAGE;
 		}
 		return 0;
-	case OPT_RAW:
-		a->raw = arg;
+	case OPT_SAVE:
+		a->save = arg;
 		return 0;
+	case OPT_RAW:
+		if (!arg)
+			return cli_table_opt(&a->table, 'r', NULL) > 0
+				       ? 0
+				       : BLKALIGN_STATUS_USAGE;
+		cli_warnx("--raw=<file> is deprecated: use --save <file>");
+		a->save = arg;
+		return 0;
+	case CLI_OPT_COLOR:
+		return cli_color_arg(arg, &a->color);
 	case OPT_REPLAY:
 		a->replay_file = arg;
 		return 0;
@@ -369,7 +279,8 @@ static int trace_opt(void *data, int c, const char *arg)
 		a->json = true;
 		return 0;
 	}
-	return BLKALIGN_STATUS_USAGE;
+	/* a bad value: said */
+	return cli_table_opt(&a->table, c, arg) > 0 ? 0 : BLKALIGN_STATUS_USAGE;
 }
 
 /* The options before "--", the device, the command after: 0 to go on,
@@ -389,6 +300,12 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 	rc = cli_parse_opts(&trace_cmd, nopt, argv, trace_opt, a);
 	if (rc)
 		return rc;
+	if (a->table.list_columns) {
+		cli_table_list_columns(a->table.kind);
+		return CLI_DONE;
+	}
+	if (cli_table_usage(&a->table, "trace"))
+		return BLKALIGN_STATUS_USAGE;
 	if (optind < nopt)
 		a->device = argv[optind++];
 	if (optind < nopt) {
@@ -413,16 +330,16 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 	return 0;
 }
 
-/* The --raw file and the trace of the device: 0 or the exit status. */
+/* The --save file and the trace of the device: 0 or the exit status. */
 static int open_trace(struct blkalign_ctx *ctx, struct trace_args *a,
 		      struct blkalign_trace **t)
 {
 	int rc;
 
-	if (a->raw) {
-		a->topts.raw = fopen(a->raw, "we");
+	if (a->save) {
+		a->topts.raw = fopen(a->save, "we");
 		if (!a->topts.raw) {
-			cli_warnx("cannot open '%s': %s", a->raw,
+			cli_warnx("cannot open '%s': %s", a->save,
 				  strerror(errno));
 			return BLKALIGN_STATUS_FAILED;
 		}
@@ -507,9 +424,20 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 			status |= BLKALIGN_STATUS_FAILED;
 		}
 	} else {
-		print_summary(s, stdout);
+		struct blkalign_text_opts o =
+			cli_table_text_opts(&a->table, cli_use_color(a->color));
+		int rc = blkalign_trace_write_text(t, stdout, &o);
+
+		/* -EIO: the flush below says so */
+		if (rc && rc != -EIO) {
+			cli_warnx("cannot print the summary: %s",
+				  strerror(-rc));
+			status |= BLKALIGN_STATUS_FAILED;
+		}
 		/* what tracing cost: this process alone, not the command */
-		if (!a->replay_file && getrusage(RUSAGE_SELF, &ru) == 0)
+		if (!a->replay_file &&
+		    !(o.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)) &&
+		    getrusage(RUSAGE_SELF, &ru) == 0)
 			printf("\ntracer CPU time: %.3f s\n",
 			       (double)(ru.ru_utime.tv_sec +
 					ru.ru_stime.tv_sec) +
@@ -524,7 +452,8 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = {.topts = {.size = sizeof(a.topts)}};
+	struct trace_args a = {.topts = {.size = sizeof(a.topts)},
+			       .table = {.kind = BLKALIGN_TEXT_TABLE_TRACE}};
 	struct blkalign_trace *t = NULL;
 	struct blkalign_ctx *ctx;
 	int status = parse_args(argc, argv, &a);
@@ -561,7 +490,7 @@ int cmd_trace(int argc, char **argv)
 out:
 	blkalign_trace_free(t);
 	if (a.topts.raw && fclose(a.topts.raw) == EOF) {
-		cli_warnx("cannot write '%s': %s", a.raw, strerror(errno));
+		cli_warnx("cannot write '%s': %s", a.save, strerror(errno));
 		status |= BLKALIGN_STATUS_FAILED;
 	}
 	blkalign_ctx_unref(ctx);

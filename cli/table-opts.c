@@ -119,9 +119,15 @@ struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
 void cli_table_list_columns(enum blkalign_text_table kind)
 {
 	const char *name, *help;
+	int w = 17;
 	bool dflt;
 
+	/* the helps in one column, after the longest name */
+	for (size_t i = 0;
+	     !blkalign_text_table_column(kind, i, &name, NULL, NULL); i++)
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
 	for (size_t i = 0;
 	     !blkalign_text_table_column(kind, i, &name, &help, &dflt); i++)
-		printf("%-17s %s%s\n", name, help, dflt ? " (default)" : "");
+		printf("%-*s %s%s\n", w, name, help, dflt ? " (default)" : "");
 }

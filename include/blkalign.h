@@ -342,7 +342,8 @@ enum blkalign_text_table {
 	BLKALIGN_TEXT_TABLE_FIX,
 	BLKALIGN_TEXT_TABLE_MODEL,
 	BLKALIGN_TEXT_TABLE_TRACE,
-	BLKALIGN_TEXT_TABLE_BENCH,
+	BLKALIGN_TEXT_TABLE_BENCH,	 /* the phase sweep's phases */
+	BLKALIGN_TEXT_TABLE_BENCH_SIDES, /* bench --test's sides */
 };
 int blkalign_text_table_column(enum blkalign_text_table t, size_t i,
 			       const char **name, const char **help,
@@ -630,6 +631,14 @@ int blkalign_model_write_json(const char *target,
 			      const char *const *layer_names,
 			      const struct blkalign_model *const *models,
 			      size_t nmodels, FILE *out);
+/* The models as text (out/model-text.c; BLKALIGN_0.3): per layer, prose
+ * and a table of BLKALIGN_TEXT_TABLE_MODEL's columns (@o): 0, -EINVAL,
+ * -ENOMEM or -EIO. */
+int blkalign_model_write_text(const struct blkalign_model_geometry *g,
+			      const char *const *layer_names,
+			      const struct blkalign_model *const *models,
+			      size_t nmodels, FILE *out,
+			      const struct blkalign_text_opts *o);
 
 /*
  * Block request tracing (trace.c, tracefs.c): the kernel's block_rq_issue
@@ -716,6 +725,10 @@ int blkalign_trace_feed(struct blkalign_trace *t, const char *line);
 const struct blkalign_trace_summary *
 blkalign_trace_summary(struct blkalign_trace *t);
 int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out);
+/* The text report (out/trace-text.c): 0, -EINVAL (a bad column list),
+ * -ENOMEM or -EIO; with BLKALIGN_TEXT_RAW or _PAIRS the table alone. */
+int blkalign_trace_write_text(struct blkalign_trace *t, FILE *out,
+			      const struct blkalign_text_opts *o);
 const char *blkalign_trace_instance(const struct blkalign_trace *t);
 
 /*
@@ -797,6 +810,11 @@ int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
 			       FILE *out);
 int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
 			     int only, double throughput_bytes_s, FILE *out);
+/* plan's text: the disk, a table of BLKALIGN_TEXT_TABLE_PLAN's columns
+ * (@o), the prose of each partition (BLKALIGN_0.3; plan-text.c). */
+int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
+			     double throughput_bytes_s, FILE *out,
+			     const struct blkalign_text_opts *o);
 
 /*
  * In-place realignment (fix*.c, docs/fix.md): move one planned partition's
@@ -1008,6 +1026,13 @@ int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
 int blkalign_fix_run_write_json(const struct blkalign_fix_run *run,
 				const char *device, const char *journal,
 				bool dry_run, int status, FILE *out);
+/* fix's text: a table of BLKALIGN_TEXT_TABLE_FIX's columns (@o), the
+ * prose of each partition, the run's last lines (BLKALIGN_0.3;
+ * fix-text.c). */
+int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,
+				const char *device, const char *journal,
+				bool dry_run, int status, FILE *out,
+				const struct blkalign_text_opts *o);
 
 /*
  * Benchmarks (bench/): the alignment phase sweep.  The same I/O at
@@ -1133,6 +1158,10 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 const char *blkalign_bench_verdict_name(enum blkalign_bench_verdict v);
 const char *const *blkalign_bench_engines(void);
 int blkalign_bench_write_json(const struct blkalign_bench_result *r, FILE *out);
+/* The text reports (out/bench-text.c): 0, -EINVAL (a bad column list),
+ * -ENOMEM or -EIO; with BLKALIGN_TEXT_RAW or _PAIRS the table alone. */
+int blkalign_bench_write_text(const struct blkalign_bench_result *r, FILE *out,
+			      const struct blkalign_text_opts *o);
 
 /*
  * Throughput comparisons (compare.c): the same sequential workload
@@ -1201,6 +1230,9 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 				char *buf, size_t len);
 int blkalign_bench_compare_write_json(const struct blkalign_bench_compare *c,
 				      FILE *out);
+int blkalign_bench_compare_write_text(const struct blkalign_bench_compare *c,
+				      FILE *out,
+				      const struct blkalign_text_opts *o);
 const char *blkalign_bench_test_name(enum blkalign_bench_test t);
 uint64_t blkalign_bench_window_size(uint64_t size,
 				    uint32_t physical_sector_size,

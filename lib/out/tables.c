@@ -12,6 +12,11 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "columns.h"
+#include "model-text.h"
+#include "plan-text.h"
+#include "fix-text.h"
+#include "bench-text.h"
+#include "trace-text.h"
 #include "blkalignP.h"
 
 /**
@@ -26,6 +31,13 @@ const struct ba_column *ba_table_columns(enum blkalign_text_table t, size_t *n)
 	} tables[] = {
 		[BLKALIGN_TEXT_TABLE_LAYERS] = {ba_layer_columns,
 						BA_LCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_MODEL] = {ba_model_columns, BA_MCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_PLAN] = {ba_plan_columns, BA_PCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_FIX] = {ba_fix_columns, BA_FCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_TRACE] = {ba_trace_columns, BA_RCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_BENCH] = {ba_bench_columns, BA_BCOL_COUNT},
+		[BLKALIGN_TEXT_TABLE_BENCH_SIDES] = {ba_bench_side_columns,
+						     BA_SCOL_COUNT},
 	};
 
 	if ((size_t)t >= sizeof(tables) / sizeof(tables[0]) ||

@@ -4,7 +4,7 @@
  * exact up to 2^64 - 1 (a cast to int64 printed 2^63 as a negative
  * number), doubles with the digits they mean (six significant ones,
  * the whole part kept), durations to the microsecond (a 3 s trace and
- * its replay from the --raw file's "%.6f" agree), non-finite ones null.
+ * its replay from the --save file's "%.6f" agree), non-finite ones null.
  * Expected texts written by hand.
  */
 #include <math.h>

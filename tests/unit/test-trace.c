@@ -4,7 +4,7 @@
  * disks below on a sysfs tree built here (trace-map.c, dm tables from
  * dm/table as in a saved tree), events attributed to the extents and
  * judged on each one's disk (trace.c), the tracefs filter (tracefs.c),
- * and the extents through a --raw header and back.
+ * and the extents through a --save header and back.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -403,7 +403,7 @@ static void test_filter(void **state)
 	blkalign_trace_free(t);
 }
 
-/* The --raw header carries the extents: a replay is judged the same. */
+/* The --save header carries the extents: a replay is judged the same. */
 static void test_header(void **state)
 {
 	struct blkalign_trace *t = three_disks(), *r = NULL;

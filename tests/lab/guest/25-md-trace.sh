@@ -28,7 +28,7 @@ trace_md() { # NAME DEVICE BS COUNT DISK...
 	local n=$1 dev=$2 bs=$3 count=$4 d
 	shift 4
 	lab_trace_on
-	lab_run trace/$n blkalign trace --json --raw trace/$n.raw /dev/$dev -- \
+	lab_run trace/$n blkalign trace --json --save trace/$n.raw /dev/$dev -- \
 		dd if=/dev/zero of=/dev/$dev bs=$bs count=$count oflag=direct
 	lab_trace_off
 	for d in "$@"; do

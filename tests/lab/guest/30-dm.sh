@@ -53,7 +53,7 @@ done >kernel-writes.txt
 for m in $traced; do
 	echo 3 >/proc/sys/vm/drop_caches
 	lab_trace_on
-	lab_run trace/$m blkalign trace --json --raw trace/$m.raw /dev/mapper/$m -- \
+	lab_run trace/$m blkalign trace --json --save trace/$m.raw /dev/mapper/$m -- \
 		dd if=/dev/zero of=/dev/mapper/$m bs=32k count=512 conv=fsync
 	lab_trace_off
 	echo "$m $(lab_trace_writes $j)"

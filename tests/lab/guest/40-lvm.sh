@@ -53,7 +53,7 @@ trace_dev() { # FILE NAME NODE DISK...
 	local f=$1 n=$2 node=$3 d
 	shift 3
 	lab_trace_on
-	lab_run trace/$n blkalign trace --json --raw trace/$n.raw $node -- \
+	lab_run trace/$n blkalign trace --json --save trace/$n.raw $node -- \
 		dd if=/dev/zero of=$node bs=4k count=256 oflag=direct
 	lab_trace_off
 	for d in "$@"; do echo "$n $d $(cat /sys/block/$d/dev) $(lab_trace_writes $d)"; done >>$f

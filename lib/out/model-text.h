@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model-text.h - the ids of model's table columns (model-text.c), each
+ * the index of its row in ba_model_columns.  A row is one workload on
+ * one layout of a layer: the layer as it is ("actual") or aligned.
+ */
+#ifndef BLKALIGN_MODEL_TEXT_H
+#define BLKALIGN_MODEL_TEXT_H
+
+#include "text-table.h"
+
+enum {
+	BA_MCOL_LAYER,
+	BA_MCOL_WORKLOAD,
+	BA_MCOL_LAYOUT,
+	BA_MCOL_REQUESTS,
+	BA_MCOL_REQUEST_MAX,
+	BA_MCOL_REQUEST_AVG,
+	BA_MCOL_PHYSICAL_SECTORS,
+	BA_MCOL_RMW,
+	BA_MCOL_RAID_READS,
+	BA_MCOL_RAID_WRITES,
+	BA_MCOL_RAID_MEMBER_RMW,
+	BA_MCOL_REQUESTS_RATIO,
+	BA_MCOL_DEVICE_IOS_RATIO,
+	BA_MCOL_RAID_IOS_RATIO,
+	BA_MCOL_REQUEST_SIZES,
+	/* not shown by default */
+	BA_MCOL_RW,
+	BA_MCOL_PATTERN,
+	BA_MCOL_PATH,
+	BA_MCOL_IO_SIZE,
+	BA_MCOL_TOTAL,
+	BA_MCOL_KERNEL,
+	BA_MCOL_START,
+	BA_MCOL_SIZE,
+	BA_MCOL_SOFT_BLOCK_SIZE,
+	BA_MCOL_IOS,
+	BA_MCOL_BIOS,
+	BA_MCOL_REQUEST_CAP,
+	BA_MCOL_REQUEST_CAP_MIN,
+	BA_MCOL_REQUEST_CAP_MAX,
+	BA_MCOL_REQUEST_MIN,
+	BA_MCOL_REQUEST_BYTES,
+	BA_MCOL_PARTIAL_REQUESTS,
+	BA_MCOL_PHYSICAL_SECTORS_RATIO,
+	BA_MCOL_CHUNK_STRADDLES,
+	BA_MCOL_RAID_STRIPES,
+	BA_MCOL_RAID_FULL_STRIPES,
+	BA_MCOL_RAID_RMW_STRIPES,
+	BA_MCOL_RAID_RCW_STRIPES,
+	BA_MCOL_COUNT
+};
+
+extern const struct ba_column ba_model_columns[BA_MCOL_COUNT];
+
+#endif /* BLKALIGN_MODEL_TEXT_H */
