@@ -142,7 +142,7 @@ static void on_log(void *data, const char *msg)
 
 static void test_fix_disk_dry(void **state)
 {
-	char dir[] = "/tmp/test-fix-status.XXXXXX", img[64], jp[64];
+	char dir[] = "/tmp/test-fix-status.XXXXXX", img[64], jp[64], want[128];
 	struct blkalign_fix_opts o = {.size = sizeof(o), .dry_run = true};
 	struct blkalign_image_geometry g = {.size = sizeof(g),
 					    .physical_sector_size = 4096};
@@ -186,12 +186,12 @@ static void test_fix_disk_dry(void **state)
 	assert_int_equal(run->outcomes[0].res.new_start, MIB);
 	blkalign_fix_run_free(run);
 
-	/* a partition that is not there: nothing to do, said in the log */
+	/* a partition that is not there: a wrong argument, as plan says */
 	assert_int_equal(blkalign_fix_disk(ctx, NULL, img, &o, 9, &run), 0);
-	assert_int_equal(run->status, 0);
+	assert_int_equal(run->status, BLKALIGN_STATUS_USAGE);
 	assert_int_equal(run->noutcomes, 0);
-	assert_string_equal(logged, "partition 9: nothing to do (aligned or "
-				    "not there)");
+	snprintf(want, sizeof(want), "'%s' has no partition 9 to fix", img);
+	assert_string_equal(logged, want);
 	blkalign_fix_run_free(run);
 
 	unlink(img);
