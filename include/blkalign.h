@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define BLKALIGN_SCHEMA_VERSION 1
+#define BLKALIGN_SCHEMA_VERSION 2
 
 struct blkalign_ctx;
 struct blkalign_report;

@@ -373,7 +373,8 @@ int ba_fix_inspect_json(const struct ba_fix_inspect *in, FILE *out)
 	if (!root)
 		return -ENOMEM;
 	ba_json_str(root, "journal", in->journal);
-	ba_json_str(root, "device", in->target);
+	ba_json_str(root, "path", in->target);
+	ba_json_str(root, "device", in->target); /* schema_version 1's path */
 	if (!in->journal) {
 		json_marker(root, in);
 		return ba_json_write(root, out);

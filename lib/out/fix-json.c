@@ -13,6 +13,23 @@
 #include "jsonw.h"
 #include "blkalignP.h"
 
+/* @word in one casing, as every enumeration of the JSON: "would move"
+ * is "would_move". */
+static void put_enum(struct json_object *o, const char *k, const char *word)
+{
+	char buf[64];
+	size_t i;
+
+	if (!word) {
+		json_object_object_add(o, k, NULL);
+		return;
+	}
+	for (i = 0; word[i] && i + 1 < sizeof(buf); i++)
+		buf[i] = word[i] == ' ' ? '_' : word[i];
+	buf[i] = '\0';
+	ba_json_str(o, k, buf);
+}
+
 static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 {
 	const struct blkalign_fix_result *r = &o->res;
@@ -21,7 +38,8 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 	if (!p)
 		return NULL;
 	ba_json_s64(p, "number", r->number);
-	ba_json_str(p, "action", o->action);
+	put_enum(p, "outcome", o->action);
+	ba_json_str(p, "action", o->action); /* schema_version 1's outcome */
 	ba_json_u64(p, "old_start", r->old_start);
 	ba_json_u64(p, "old_size", r->old_size);
 	ba_json_u64(p, "new_start", r->new_start);
@@ -33,7 +51,11 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 	ba_json_str(p, "mode", r->batch ? "batch" : "step");
 	ba_json_u64(p, "steps", r->steps);
 	ba_json_seconds(p, "seconds", r->seconds);
-	ba_json_u64(p, "rate", /* bytes per second */
+	ba_json_u64(p, "bytes_per_second",
+		    r->seconds > 0
+			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
+			    : 0);
+	ba_json_u64(p, "rate", /* schema_version 1's bytes_per_second */
 		    r->seconds > 0
 			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
 			    : 0);
@@ -94,7 +116,8 @@ static int write_run(const struct blkalign_fix_outcome *v, size_t n,
 		return -ENOMEM;
 	}
 	ba_json_s64(root, "status", status);
-	ba_json_str(root, "device", device);
+	ba_json_str(root, "path", device);
+	ba_json_str(root, "device", device); /* schema_version 1's path */
 	ba_json_str(root, "journal", journal);
 	ba_json_bool(root, "dry_run", dry_run);
 	for (size_t i = 0; i < n; i++) {

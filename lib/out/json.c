@@ -12,7 +12,9 @@
 #include "jsonw.h"
 #include "blkalignP.h"
 
-static struct json_object *topology_json(const struct blkalign_topology *t)
+/* A device's topology, as check and plan write it: each value (null when
+ * unknown), then where each came from. */
+struct json_object *ba_json_topology(const struct blkalign_topology *t)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *src = json_object_new_object();
@@ -314,7 +316,7 @@ struct json_object *ba_device_json(const struct ba_device *bd, bool alone)
 	u64_or_null(o, "virtual_size", d->image_format ? d->virtual_size : 0);
 	u64_or_null(o, "cluster_size", d->cluster_size);
 	ba_json_u64(o, "bytes_skipped", d->bytes_skipped);
-	json_object_object_add(o, "topology", topology_json(&d->topology));
+	json_object_object_add(o, "topology", ba_json_topology(&d->topology));
 	json_object_object_add(o, "table", table_json(&d->table));
 	for (size_t i = 0; i < d->nlayers; i++)
 		json_object_array_add(layers, layer_json(d, &d->layers[i]));

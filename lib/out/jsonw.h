@@ -31,6 +31,7 @@ struct ba_json_requests {
 	size_t nsizes;
 };
 void ba_json_requests(struct json_object *o, const struct ba_json_requests *r);
+struct json_object *ba_json_topology(const struct blkalign_topology *t);
 struct json_object *ba_json_root(const char *command);
 int ba_json_root_array(struct json_object **root, struct json_object **arr,
 		       const char *command);

@@ -112,7 +112,9 @@ static struct json_object *model_json(const char *name,
 	bool raid = m->actual.raid_disks != 0;
 
 	ba_json_str(w, "name", m->workload.name);
-	ba_json_str(w, "rw",
+	ba_json_str(w, "direction",
+		    m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
+	ba_json_str(w, "rw", /* schema_version 1's direction */
 		    m->workload.dir == BLKALIGN_IO_WRITE ? "write" : "read");
 	ba_json_str(w, "pattern",
 		    m->workload.pattern == BLKALIGN_IO_RANDOM ? "rand" : "seq");
@@ -143,7 +145,8 @@ static struct json_object *model_json(const char *name,
 
 /**
  * blkalign_model_write_json: the models of one run as one document:
- * { schema_version, version, target, geometry, models: [ { layer,
+ * { schema_version, version, command, path, topology (and schema_version
+ * 1's target and geometry), models: [ { layer,
  * aligned_layer, kernel, workload, actual, aligned, ratios } ] }.
  * Returns: 0, -EINVAL, -ENOMEM or -EIO.
  */
@@ -160,6 +163,9 @@ int blkalign_model_write_json(const char *target,
 		return -EINVAL;
 	if (ba_json_root_array(&root, &arr, "model"))
 		return -ENOMEM;
+	ba_json_str(root, "path", target);
+	json_object_object_add(root, "topology", geometry_json(&geom));
+	/* schema_version 1's names of the same: path, topology */
 	ba_json_str(root, "target", target);
 	json_object_object_add(root, "geometry", geometry_json(&geom));
 	for (size_t i = 0; i < nmodels; i++)

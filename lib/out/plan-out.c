@@ -134,6 +134,8 @@ static struct json_object *plan_json(const struct blkalign_plan *p, int only,
 	ba_json_str(o, "name", d->name);
 	ba_json_str(o, "scheme", d->scheme);
 	ba_json_u64(o, "size", d->size);
+	json_object_object_add(o, "topology", ba_json_topology(&d->topology));
+	/* schema_version 1's: topology.logical_sector_size */
 	ba_json_u64(o, "logical_sector_size",
 		    (uint64_t)d->topology.logical_sector_size.value);
 	ba_json_u64(o, "grain", p->grain);

@@ -18,7 +18,9 @@ static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 	struct json_object *lat = json_object_new_object();
 
 	ba_json_u64(o, "requests", d->requests);
-	ba_json_u64(o, "bytes", d->bytes);
+	ba_json_u64(o, "request_bytes", d->bytes);
+	ba_json_u64(o, "bytes",
+		    d->bytes); /* schema_version 1's request_bytes */
 	ba_json_requests(o, &(struct ba_json_requests){
 				    .requests = d->requests,
 				    .bytes = d->bytes,
@@ -78,9 +80,11 @@ static struct json_object *below_json(const struct blkalign_trace_summary *s)
 		ba_json_u64(o, "physical_sector_size", b->physical_sector_size);
 		ba_json_u64(o, "alignment_offset", b->alignment_offset);
 		ba_json_u64(r, "requests", b->read_requests);
-		ba_json_u64(r, "bytes", b->read_bytes);
+		ba_json_u64(r, "request_bytes", b->read_bytes);
+		ba_json_u64(r, "bytes", b->read_bytes); /* v1's */
 		ba_json_u64(w, "requests", b->write_requests);
-		ba_json_u64(w, "bytes", b->write_bytes);
+		ba_json_u64(w, "request_bytes", b->write_bytes);
+		ba_json_u64(w, "bytes", b->write_bytes); /* v1's */
 		json_object_object_add(o, "read", r);
 		json_object_object_add(o, "write", w);
 		ba_json_u64(o, "off_physical", b->off_physical);
@@ -90,6 +94,38 @@ static struct json_object *below_json(const struct blkalign_trace_summary *s)
 	return a;
 }
 
+/* The traced disk's topology: null values when unknown (a replayed file
+ * without its header line). */
+static struct json_object *topology_json(const struct blkalign_trace_summary *s)
+{
+	struct json_object *o = json_object_new_object();
+	bool known = s->logical_sector_size != 0;
+
+	json_object_object_add(
+		o, "logical_sector_size",
+		known ? json_object_new_uint64(s->logical_sector_size) : NULL);
+	json_object_object_add(
+		o, "physical_sector_size",
+		known ? json_object_new_uint64(s->physical_sector_size) : NULL);
+	json_object_object_add(
+		o, "alignment_offset",
+		known ? json_object_new_uint64(s->alignment_offset) : NULL);
+	return o;
+}
+
+static struct json_object *
+directions_json(const struct blkalign_trace_summary *s)
+{
+	struct json_object *dirs = json_object_new_object();
+
+	json_object_object_add(dirs, "read", dir_json(&s->read));
+	json_object_object_add(dirs, "write", dir_json(&s->write));
+	json_object_object_add(dirs, "discard", dir_json(&s->discard));
+	json_object_object_add(dirs, "flush", dir_json(&s->flush));
+	json_object_object_add(dirs, "other", dir_json(&s->other));
+	return dirs;
+}
+
 /**
  * blkalign_trace_write_json: the summary of trace @t as one document.
  * Returns: 0, -EINVAL, -ENOMEM or -EIO.
@@ -97,7 +133,7 @@ static struct json_object *below_json(const struct blkalign_trace_summary *s)
 int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 {
 	const struct blkalign_trace_summary *s;
-	struct json_object *root, *dirs;
+	struct json_object *root;
 
 	if (!t || !out)
 		return -EINVAL;
@@ -105,12 +141,12 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	if (!s)
 		return -ENOMEM;
 	root = ba_json_root("trace");
-	dirs = json_object_new_object();
-	if (!root || !dirs) {
-		json_object_put(root);
-		json_object_put(dirs);
+	if (!root)
 		return -ENOMEM;
-	}
+	ba_json_str(root, "path", s->device);
+	json_object_object_add(root, "topology", topology_json(s));
+	/* schema_version 1's names: device (path), the flat sector sizes
+	 * (topology: 0 where it says null), requests (directions) */
 	ba_json_str(root, "device", s->device);
 	ba_json_u64(root, "major", s->major);
 	ba_json_u64(root, "minor", s->minor);
@@ -124,12 +160,8 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	ba_json_u64(root, "events", s->events);
 	ba_json_u64(root, "lost_events", s->lost_events);
 	ba_json_u64(root, "unmatched_completions", s->unmatched);
-	json_object_object_add(dirs, "read", dir_json(&s->read));
-	json_object_object_add(dirs, "write", dir_json(&s->write));
-	json_object_object_add(dirs, "discard", dir_json(&s->discard));
-	json_object_object_add(dirs, "flush", dir_json(&s->flush));
-	json_object_object_add(dirs, "other", dir_json(&s->other));
-	json_object_object_add(root, "requests", dirs);
+	json_object_object_add(root, "directions", directions_json(s));
+	json_object_object_add(root, "requests", directions_json(s));
 	json_object_object_add(root, "below", below_json(s));
 	return ba_json_write(root, out);
 }

@@ -560,11 +560,15 @@ int ba_scan_saved_json(struct blkalign_report *r, struct json_object *root,
 	size_t n, found = 0;
 	int rc = 0;
 
-	if (num(root, "schema_version", 0) != BLKALIGN_SCHEMA_VERSION ||
+	/* check's document is the same in schema_version 1 and 2 but for
+	 * the keys 2 added beside it: a report saved by an older blkalign
+	 * reads as well */
+	if (num(root, "schema_version", 0) < 1 ||
+	    num(root, "schema_version", 0) > BLKALIGN_SCHEMA_VERSION ||
 	    !json_object_is_type(devs, json_type_array)) {
 		ba_log(r->ctx,
 		       "%s: not a report of 'blkalign check --json' "
-		       "(schema_version %d with devices[])",
+		       "(schema_version 1 to %d with devices[])",
 		       file, BLKALIGN_SCHEMA_VERSION);
 		return -EINVAL;
 	}

@@ -29,27 +29,27 @@ struct row {
 #define V "\"version\": \"x\""
 /* the summary's: the library's version (expected_text puts it in) */
 #define VC "\"version\":\"@\""
-#define P  "\"schema_version\":1,"
+#define P  "\"schema_version\":2,"
 
 static const struct row rows[] = {
 	/* every document gets the exit status after its command */
 	{"pretty: status after command",
-	 "{\"schema_version\":1," V ",\"command\":\"model\",\"a\":1.50}",
+	 "{\"schema_version\":2," V ",\"command\":\"model\",\"a\":1.50}",
 	 BLKALIGN_JSON_PRETTY, "model", NULL, 3, 0,
-	 "{\n  \"schema_version\": 1,\n  \"version\": \"x\",\n"
+	 "{\n  \"schema_version\": 2,\n  \"version\": \"x\",\n"
 	 "  \"command\": \"model\",\n  \"status\": 3,\n  \"a\": 1.50\n}\n"},
 	{"pretty: a writer's status replaced",
 	 "{ \"command\": \"fix\", \"status\": 9, \"a\": 1 }",
 	 BLKALIGN_JSON_PRETTY, "fix", NULL, 1, 0,
 	 "{\n  \"command\": \"fix\",\n  \"status\": 1,\n  \"a\": 1\n}\n"},
 	{"compact: no command, status last",
-	 "{\n  \"schema_version\": 1,\n  \"a\": [ 1, 2 ],\n"
+	 "{\n  \"schema_version\": 2,\n  \"a\": [ 1, 2 ],\n"
 	 "  \"s\": \"a/b\"\n}\n",
 	 BLKALIGN_JSON_COMPACT, "model", NULL, 0, 0,
 	 "{" P "\"a\":[1,2],\"s\":\"a/b\",\"status\":0}\n"},
 	/* trace: its device is the path, the document the one target */
 	{"lines: one target",
-	 "{ \"schema_version\": 1, " V ", \"device\": \"sdb\", \"events\": 3 }",
+	 "{ \"schema_version\": 2, " V ", \"device\": \"sdb\", \"events\": 3 }",
 	 BLKALIGN_JSON_LINES, "trace", NULL, 1, 0,
 	 "{" P "\"path\":\"sdb\",\"version\":\"x\",\"device\":\"sdb\","
 	 "\"events\":3}\n"
@@ -57,19 +57,19 @@ static const struct row rows[] = {
 	 "\"counts\":{\"targets\":1}}\n"},
 	/* plan: the devices are the targets, the rest goes to the summary */
 	{"lines: each",
-	 "{ \"schema_version\": 1, " V ", \"t\": 2.5, "
+	 "{ \"schema_version\": 2, " V ", \"t\": 2.5, "
 	 "\"devices\": [ { \"path\": \"a\" }, { \"path\": \"b\" } ] }",
 	 BLKALIGN_JSON_LINES, "plan", "devices", 0, 0,
 	 "{" P "\"path\":\"a\"}\n{" P "\"path\":\"b\"}\n"
 	 "{" P "" VC ",\"command\":\"plan\",\"status\":0,"
 	 "\"counts\":{\"targets\":2},\"t\":2.5}\n"},
 	{"lines: no target",
-	 "{ \"schema_version\": 1, " V ", \"devices\": [] }",
+	 "{ \"schema_version\": 2, " V ", \"devices\": [] }",
 	 BLKALIGN_JSON_LINES, "plan", "devices", 0, 0,
 	 "{" P "" VC ",\"command\":\"plan\",\"status\":0,"
 	 "\"counts\":{\"targets\":0}}\n"},
 	{"lines: failure document",
-	 "{ \"schema_version\": 1, " V ", \"command\": \"fix\", \"status\": 4, "
+	 "{ \"schema_version\": 2, " V ", \"command\": \"fix\", \"status\": 4, "
 	 "\"errors\": [ \"no\" ] }",
 	 BLKALIGN_JSON_LINES, "fix", NULL, 4, 0,
 	 "{" P "\"version\":\"x\",\"command\":\"fix\",\"status\":4,"

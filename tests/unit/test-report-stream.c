@@ -156,7 +156,7 @@ static void test_empty(void **state)
 	assert_int_equal(blkalign_report_write_json_end(r, out), 0);
 	fclose(out);
 	snprintf(want, sizeof(want),
-		 "{\n  \"schema_version\": 1,\n  \"version\": \"%s\",\n"
+		 "{\n  \"schema_version\": 2,\n  \"version\": \"%s\",\n"
 		 "  \"command\": \"check\",\n"
 		 "  \"devices\": [\n  ],\n  \"skipped\": [\n  ],\n"
 		 "  \"status\": 0\n}\n",
@@ -240,7 +240,7 @@ static void test_lines(void **state)
 		assert_non_null(o);
 		assert_int_equal(json_object_get_int(json_object_object_get(
 					 o, "schema_version")),
-				 1);
+				 BLKALIGN_SCHEMA_VERSION);
 		json_object_object_del(o, "schema_version");
 		assert_true(json_object_equal(
 			o, json_object_array_get_idx(devs, i)));
