@@ -203,6 +203,8 @@ struct cli_table {
 
 int cli_table_opt(struct cli_table *t, int c, const char *arg);
 int cli_table_usage(const struct cli_table *t, const char *cmd);
+int cli_table_topo_opt(struct cli_table *t, struct cli_topo *topo, int c,
+		       const char *arg);
 struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
 					      bool color);
 void cli_table_list_columns(enum blkalign_text_table kind);

@@ -122,7 +122,6 @@ struct check_args {
 static int check_opt(void *data, int c, const char *arg)
 {
 	struct check_args *a = data;
-	int rc;
 
 	switch (c) {
 	case 'J':
@@ -157,11 +156,7 @@ static int check_opt(void *data, int c, const char *arg)
 		a->list_codes = true;
 		return 0;
 	}
-	/* a bad value: said */
-	rc = cli_table_opt(&a->table, c, arg);
-	if (!rc)
-		rc = cli_topo_opt(&a->topo, c, arg);
-	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	return cli_table_topo_opt(&a->table, &a->topo, c, arg);
 }
 
 /*

@@ -308,7 +308,6 @@ static const struct cli_cmd fix_cmd = {"fix", longopts, usage};
 static int fix_opt(void *data, int c, const char *arg)
 {
 	struct fix_args *a = data;
-	int rc;
 
 	switch (c) {
 	case 'y':
@@ -353,11 +352,7 @@ static int fix_opt(void *data, int c, const char *arg)
 	case CLI_OPT_COLOR:
 		return cli_color_arg(arg, &a->color);
 	}
-	/* a bad value: said */
-	rc = cli_table_opt(&a->table, c, arg);
-	if (!rc)
-		rc = cli_topo_opt(&a->topo, c, arg);
-	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	return cli_table_topo_opt(&a->table, &a->topo, c, arg);
 }
 
 /* A new fix or --resume/--rollback: the target's journal chosen and

@@ -111,7 +111,6 @@ struct plan_args {
 static int plan_opt(void *data, int c, const char *arg)
 {
 	struct plan_args *a = data;
-	int rc;
 
 	switch (c) {
 	case 'J':
@@ -139,11 +138,7 @@ static int plan_opt(void *data, int c, const char *arg)
 	case CLI_OPT_COLOR:
 		return cli_color_arg(arg, &a->color);
 	}
-	/* a bad value: said */
-	rc = cli_table_opt(&a->table, c, arg);
-	if (!rc)
-		rc = cli_topo_opt(&a->topo, c, arg);
-	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+	return cli_table_topo_opt(&a->table, &a->topo, c, arg);
 }
 
 /* The options, then the target: 0 to go on, CLI_DONE or the status. */

@@ -70,6 +70,22 @@ int cli_table_opt(struct cli_table *t, int c, const char *arg)
 	return 0;
 }
 
+/**
+ * cli_table_topo_opt: @c, the option of a command that prints a table
+ * and takes the topology options (check, plan, fix), when it is one of
+ * those (anything else was the command's to handle first).
+ * Returns: 0, or the usage status (a bad value, said; an unknown option).
+ */
+int cli_table_topo_opt(struct cli_table *t, struct cli_topo *topo, int c,
+		       const char *arg)
+{
+	int rc = cli_table_opt(t, c, arg);
+
+	if (!rc)
+		rc = cli_topo_opt(topo, c, arg);
+	return rc > 0 ? 0 : BLKALIGN_STATUS_USAGE;
+}
+
 /* -r and -P: one or the other. */
 int cli_table_usage(const struct cli_table *t, const char *cmd)
 {

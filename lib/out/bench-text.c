@@ -66,25 +66,6 @@ const struct ba_column ba_bench_side_columns[BA_SCOL_COUNT] = {
 	{"MODEL_REQUEST_CAP", "the request size model predicts", 0, NUM, false},
 };
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
-/* @o into @opts, zero past a caller's smaller struct; -EINVAL: no @o,
- * or a column list table @t does not take. */
-static int get_opts(const struct blkalign_text_opts *o,
-		    enum blkalign_text_table t, struct blkalign_text_opts *opts)
-{
-	*opts = (struct blkalign_text_opts){0};
-	if (!o || o->size < FIRST_SIZE ||
-	    blkalign_text_table_columns_check(t, o->columns, NULL, NULL))
-		return -EINVAL;
-	memcpy(opts, o, o->size < sizeof(*opts) ? o->size : sizeof(*opts));
-	opts->size = sizeof(*opts);
-	return 0;
-}
-
 /* A latency for people: "870.0us", "1.90ms", "69.0ms" (as the SVG). */
 static void latency(uint64_t ns, char *buf, size_t len)
 {
@@ -94,15 +75,6 @@ static void latency(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
 	else
 		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-}
-
-/* A size: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the byte count. */
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
 }
 
 /* A throughput: "512.0MiB/s", or with BLKALIGN_TEXT_BYTES bytes a second. */
@@ -221,7 +193,7 @@ int blkalign_bench_write_text(const struct blkalign_bench_result *r, FILE *out,
 	char words[512];
 	int rc;
 
-	if (!r || !out || get_opts(o, BLKALIGN_TEXT_TABLE_BENCH, &opts))
+	if (!r || !out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_BENCH, o, &opts))
 		return -EINVAL;
 	if (opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)) {
 		rc = print_phases(r, out, &opts);
@@ -287,8 +259,8 @@ static void side_cell(const struct blkalign_bench_side *s, int id,
 		break;
 	case BA_SCOL_REQUEST_AVG:
 		if (s->traced)
-			size_cell((uint64_t)llround(s->request_avg), flags, buf,
-				  len);
+			ba_text_size((uint64_t)llround(s->request_avg), flags,
+				     buf, len);
 		break;
 	case BA_SCOL_MODEL_REQUESTS:
 		if (s->model_requests)
@@ -298,7 +270,7 @@ static void side_cell(const struct blkalign_bench_side *s, int id,
 		snprintf(buf, len, "%" PRIu64, s->offset);
 		break;
 	case BA_SCOL_DEVICE_SIZE:
-		size_cell(s->device_size, flags, buf, len);
+		ba_text_size(s->device_size, flags, buf, len);
 		break;
 	case BA_SCOL_SAMPLES:
 		snprintf(buf, len, "%" PRIu32, s->samples);
@@ -308,15 +280,15 @@ static void side_cell(const struct blkalign_bench_side *s, int id,
 		break;
 	case BA_SCOL_REQUEST_BYTES:
 		if (s->traced)
-			size_cell(s->request_bytes, flags, buf, len);
+			ba_text_size(s->request_bytes, flags, buf, len);
 		break;
 	case BA_SCOL_REQUEST_MAX:
 		if (s->traced)
-			size_cell(s->request_max, flags, buf, len);
+			ba_text_size(s->request_max, flags, buf, len);
 		break;
 	case BA_SCOL_MODEL_REQUEST_CAP:
 		if (s->model_request_cap)
-			size_cell(s->model_request_cap, flags, buf, len);
+			ba_text_size(s->model_request_cap, flags, buf, len);
 		break;
 	}
 }
@@ -379,7 +351,8 @@ int blkalign_bench_compare_write_text(const struct blkalign_bench_compare *c,
 	char words[1024];
 	int rc;
 
-	if (!c || !out || get_opts(o, BLKALIGN_TEXT_TABLE_BENCH_SIDES, &opts))
+	if (!c || !out ||
+	    ba_text_opts_get(BLKALIGN_TEXT_TABLE_BENCH_SIDES, o, &opts))
 		return -EINVAL;
 	if (opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)) {
 		rc = print_sides(c, out, &opts);

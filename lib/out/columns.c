@@ -73,15 +73,6 @@ int blkalign_text_columns_check(const char *list, const char **bad,
 						 list, bad, badlen);
 }
 
-/* A size: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the byte count. */
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
-}
-
 /* What a stack layer is, in a few words: "md 1.2 raid5, chunk 128K". */
 static void detail(const struct blkalign_layer *l, char *buf, size_t len)
 {
@@ -175,7 +166,7 @@ void ba_layer_cell(const struct blkalign_device *d, size_t i, int id,
 			 sectors ? first + sectors - 1 : first);
 		break;
 	case BA_LCOL_SIZE:
-		size_cell(l->size, flags, buf, len);
+		ba_text_size(l->size, flags, buf, len);
 		break;
 	case BA_LCOL_SOFT_BLOCK_SIZE:
 		if (blockdev)
@@ -216,7 +207,7 @@ void ba_layer_cell(const struct blkalign_device *d, size_t i, int id,
 		break;
 	case BA_LCOL_USED_SIZE:
 		if (l->used_size)
-			size_cell(l->used_size, flags, buf, len);
+			ba_text_size(l->used_size, flags, buf, len);
 		break;
 	}
 }

@@ -65,20 +65,6 @@ const struct ba_column ba_fix_columns[BA_FCOL_COUNT] = {
 	{"MESSAGE", "why it failed, or a warning", 0.5, SCOLS_FL_WRAP, false},
 };
 
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
-}
-
-/* The last sector of @size bytes at @start (the start when empty). */
-static uint64_t last_sector(uint64_t start, uint64_t size, uint64_t lss)
-{
-	return size >= lss ? (start + size) / lss - 1 : start / lss;
-}
-
 /* The text of column @id of outcome @o into @buf. */
 static void cell(const struct blkalign_fix_outcome *o, int id,
 		 unsigned int flags, char *buf, size_t len)
@@ -99,38 +85,39 @@ static void cell(const struct blkalign_fix_outcome *o, int id,
 		break;
 	case BA_FCOL_OLD_END:
 		snprintf(buf, len, "%" PRIu64,
-			 last_sector(r->old_start, r->old_size, lss));
+			 ba_text_last_sector(r->old_start, r->old_size, lss));
 		break;
 	case BA_FCOL_NEW_START:
 		snprintf(buf, len, "%" PRIu64, r->new_start / lss);
 		break;
 	case BA_FCOL_NEW_END:
 		snprintf(buf, len, "%" PRIu64,
-			 last_sector(r->new_start, r->new_size, lss));
+			 ba_text_last_sector(r->new_start, r->new_size, lss));
 		break;
 	case BA_FCOL_OLD_SIZE:
-		size_cell(r->old_size, flags, buf, len);
+		ba_text_size(r->old_size, flags, buf, len);
 		break;
 	case BA_FCOL_NEW_SIZE:
-		size_cell(r->new_size, flags, buf, len);
+		ba_text_size(r->new_size, flags, buf, len);
 		break;
 	case BA_FCOL_BYTES_TO_COPY:
-		size_cell(r->bytes_to_copy, flags, buf, len);
+		ba_text_size(r->bytes_to_copy, flags, buf, len);
 		break;
 	case BA_FCOL_BYTES_COPIED:
-		size_cell(r->bytes_copied, flags, buf, len);
+		ba_text_size(r->bytes_copied, flags, buf, len);
 		break;
 	case BA_FCOL_SECONDS:
 		snprintf(buf, len, "%.2f", r->seconds);
 		break;
 	case BA_FCOL_RATE:
-		size_cell(r->seconds > 0 ? (uint64_t)((double)r->bytes_copied /
-						      r->seconds)
-					 : 0,
-			  flags, buf, len);
+		ba_text_size(r->seconds > 0
+				     ? (uint64_t)((double)r->bytes_copied /
+						  r->seconds)
+				     : 0,
+			     flags, buf, len);
 		break;
 	case BA_FCOL_BYTES_SKIPPED:
-		size_cell(r->bytes_skipped, flags, buf, len);
+		ba_text_size(r->bytes_skipped, flags, buf, len);
 		break;
 	case BA_FCOL_MAP_SOURCE:
 		snprintf(buf, len, "%s", r->map_source ? r->map_source : "");
@@ -145,7 +132,7 @@ static void cell(const struct blkalign_fix_outcome *o, int id,
 		snprintf(buf, len, "%" PRIu64, r->flushes);
 		break;
 	case BA_FCOL_BYTES_READ_BACK:
-		size_cell(r->bytes_read_back, flags, buf, len);
+		ba_text_size(r->bytes_read_back, flags, buf, len);
 		break;
 	case BA_FCOL_JOURNAL_KEPT:
 		snprintf(buf, len, "%s", r->journal_kept ? "yes" : "no");
@@ -299,11 +286,6 @@ static void print_prose(FILE *out, const struct blkalign_fix_outcome *o)
 		fprintf(out, "  %s\n", r->message);
 }
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /**
  * blkalign_fix_run_write_text: write @run (NULL: no outcome), a fix of
  * @device with @journal that exited with @status, to @out as fix's text:
@@ -322,17 +304,13 @@ int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,
 				bool dry_run, int status, FILE *out,
 				const struct blkalign_text_opts *o)
 {
-	struct blkalign_text_opts opts = {.size = sizeof(opts)};
+	struct blkalign_text_opts opts;
 	size_t n = 0;
 	bool alone;
 	int rc = 0;
 
-	if (!out || !o || o->size < FIRST_SIZE ||
-	    blkalign_text_table_columns_check(BLKALIGN_TEXT_TABLE_FIX,
-					      o->columns, NULL, NULL))
+	if (!out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_FIX, o, &opts))
 		return -EINVAL;
-	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	opts.size = sizeof(opts);
 	opts.flags |= BLKALIGN_TEXT_LIST;
 	alone = opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);
 	for (size_t i = 0; run && i < run->noutcomes; i++)

@@ -97,15 +97,6 @@ const struct ba_column ba_model_columns[BA_MCOL_COUNT] = {
 	 NUM, false},
 };
 
-/* A size: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the byte count. */
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
-}
-
 /*
  * Count @a of a layout against @b, the aligned layout's: "2.0x"; "-"
  * when both are 0, "+N" when only the aligned one is (no ratio: the
@@ -139,7 +130,7 @@ static void sizes_cell(const struct blkalign_model_cost *c, unsigned int flags,
 	for (size_t i = 0; i < c->nsizes && i < 4; i++) {
 		int n;
 
-		size_cell(c->sizes[i].bytes, flags, s, sizeof(s));
+		ba_text_size(c->sizes[i].bytes, flags, s, sizeof(s));
 		n = snprintf(buf + used, len - used, "%s%s x%" PRIu64,
 			     i ? ", " : "", s, c->sizes[i].count);
 		if (n < 0 || (size_t)n >= len - used)
@@ -319,7 +310,7 @@ static bool cell(const struct row *r, int id, unsigned int flags, char *buf,
 	} else if (count_value(id, c, &v)) {
 		snprintf(buf, len, "%" PRIu64, v);
 	} else if (size_value(id, r, &v)) {
-		size_cell(v, flags, buf, len);
+		ba_text_size(v, flags, buf, len);
 	} else if (raid_value(id, c, &v)) {
 		if (m->actual.raid_disks)
 			snprintf(buf, len, "%" PRIu64, v);
@@ -498,11 +489,6 @@ static void print_head(const char *name, const struct blkalign_model *m,
 	fputs("\n\n", out);
 }
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /**
  * blkalign_model_write_text: the models of one run as text on @out: per
  * layer (the models of a layer follow each other in @models, their
@@ -520,16 +506,14 @@ int blkalign_model_write_text(const struct blkalign_model_geometry *g,
 			      size_t nmodels, FILE *out,
 			      const struct blkalign_text_opts *o)
 {
-	struct blkalign_text_opts opts = {.size = sizeof(opts)};
+	struct blkalign_text_opts opts;
 	struct blkalign_model_geometry geom;
 	struct ba_colsel sel;
 	int rc = 0;
 
 	if (!g || ba_model_geometry_in(&geom, g) || (!models && nmodels) ||
-	    !out || !o || o->size < FIRST_SIZE)
+	    !out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_MODEL, o, &opts))
 		return -EINVAL;
-	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	opts.size = sizeof(opts);
 	if (ba_columns_select(ba_model_columns, BA_MCOL_COUNT, opts.columns,
 			      &sel, NULL, NULL))
 		return -EINVAL;

@@ -79,20 +79,6 @@ struct plan_row {
 	unsigned int flags;
 };
 
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
-}
-
-/* The last sector of @size bytes at @start (the start when empty). */
-static uint64_t last_sector(uint64_t start, uint64_t size, uint64_t lss)
-{
-	return size >= lss ? (start + size) / lss - 1 : start / lss;
-}
-
 /* @to - @from, signed: "+897", "-1048576", "0"; @div divides it. */
 static void delta_cell(uint64_t from, uint64_t to, uint64_t div, char *buf,
 		       size_t len)
@@ -122,7 +108,7 @@ static void size_change_cell(const struct blkalign_plan_part *pp,
 	d = pp->new_size > pp->old_size ? pp->new_size - pp->old_size
 					: pp->old_size - pp->new_size;
 	buf[0] = pp->new_size > pp->old_size ? '+' : '-';
-	size_cell(d, flags, buf + 1, len - 1);
+	ba_text_size(d, flags, buf + 1, len - 1);
 }
 
 /* The commands, "; " between them, in a buffer to free; NULL: no memory. */
@@ -164,20 +150,22 @@ static void cell(const struct plan_row *r, int id, char *buf, size_t len)
 		break;
 	case BA_PCOL_OLD_END:
 		snprintf(buf, len, "%" PRIu64,
-			 last_sector(pp->old_start, pp->old_size, r->lss));
+			 ba_text_last_sector(pp->old_start, pp->old_size,
+					     r->lss));
 		break;
 	case BA_PCOL_NEW_START:
 		snprintf(buf, len, "%" PRIu64, pp->new_start / r->lss);
 		break;
 	case BA_PCOL_NEW_END:
 		snprintf(buf, len, "%" PRIu64,
-			 last_sector(pp->new_start, pp->new_size, r->lss));
+			 ba_text_last_sector(pp->new_start, pp->new_size,
+					     r->lss));
 		break;
 	case BA_PCOL_OLD_SIZE:
-		size_cell(pp->old_size, r->flags, buf, len);
+		ba_text_size(pp->old_size, r->flags, buf, len);
 		break;
 	case BA_PCOL_NEW_SIZE:
-		size_cell(pp->new_size, r->flags, buf, len);
+		ba_text_size(pp->new_size, r->flags, buf, len);
 		break;
 	case BA_PCOL_START_SHIFT:
 		delta_cell(pp->old_start, pp->new_start, r->lss, buf, len);
@@ -186,7 +174,7 @@ static void cell(const struct plan_row *r, int id, char *buf, size_t len)
 		size_change_cell(pp, r->flags, buf, len);
 		break;
 	case BA_PCOL_BYTES_TO_COPY:
-		size_cell(pp->bytes_to_copy, r->flags, buf, len);
+		ba_text_size(pp->bytes_to_copy, r->flags, buf, len);
 		break;
 	case BA_PCOL_ESTIMATED_SECONDS:
 		snprintf(buf, len, "%.1f",
@@ -197,7 +185,7 @@ static void cell(const struct plan_row *r, int id, char *buf, size_t len)
 		break;
 	case BA_PCOL_USED_SIZE:
 		if (pp->used_known)
-			size_cell(pp->used_size, r->flags, buf, len);
+			ba_text_size(pp->used_size, r->flags, buf, len);
 		break;
 	case BA_PCOL_LIMIT:
 		snprintf(buf, len, "%" PRIu64, pp->limit / r->lss);
@@ -377,11 +365,6 @@ static int print_table(const struct blkalign_plan *p, int only, double tput,
 	return rc;
 }
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /**
  * blkalign_plan_write_text: write plan @p to @out as plan's text: a line
  * about the disk (its table, grain, size granularity, sector size), the
@@ -398,18 +381,14 @@ int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
 			     double throughput_bytes_s, FILE *out,
 			     const struct blkalign_text_opts *o)
 {
-	struct blkalign_text_opts opts = {.size = sizeof(opts)};
+	struct blkalign_text_opts opts;
 	const struct blkalign_device *d;
 	bool alone, color;
 	int rc;
 
-	if (!p || !out || !o || o->size < FIRST_SIZE ||
-	    !(throughput_bytes_s > 0) ||
-	    blkalign_text_table_columns_check(BLKALIGN_TEXT_TABLE_PLAN,
-					      o->columns, NULL, NULL))
+	if (!p || !out || !(throughput_bytes_s > 0) ||
+	    ba_text_opts_get(BLKALIGN_TEXT_TABLE_PLAN, o, &opts))
 		return -EINVAL;
-	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	opts.size = sizeof(opts);
 	/* a list: the table has no tree */
 	opts.flags |= BLKALIGN_TEXT_LIST;
 	alone = opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);

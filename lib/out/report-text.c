@@ -361,11 +361,6 @@ static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 	fputs("\n\n", out);
 }
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /**
  * blkalign_report_write_text_opts: write @r to @out as check's text
  * report: per device its size and table, the topology with the source
@@ -383,16 +378,14 @@ static void print_head(const struct blkalign_device *d, FILE *out, bool color)
 int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
 				    const struct blkalign_text_opts *o)
 {
-	struct blkalign_text_opts opts = {.size = sizeof(opts)};
+	struct blkalign_text_opts opts;
 	bool color, alone;
 	int rc = 0, err;
 
 	/* a caller built before fields were added gives a smaller size */
-	if (!r || !out || !o || o->size < FIRST_SIZE ||
-	    blkalign_text_columns_check(o->columns, NULL, NULL))
+	if (!r || !out ||
+	    ba_text_opts_get(BLKALIGN_TEXT_TABLE_LAYERS, o, &opts))
 		return -EINVAL;
-	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	opts.size = sizeof(opts);
 	color = opts.flags & BLKALIGN_TEXT_COLOR;
 	alone = opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);
 	for (size_t i = 0; i < blkalign_report_ndevices(r); i++) {

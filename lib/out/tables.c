@@ -7,7 +7,10 @@
  * command go through here, so one list says which names each takes.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
@@ -92,4 +95,44 @@ int blkalign_text_table_columns_check(enum blkalign_text_table t,
 	if (!c)
 		return -EINVAL;
 	return ba_columns_select(c, n, list, &sel, bad, badlen);
+}
+
+/* The size of struct blkalign_text_opts in its first version. */
+#define FIRST_SIZE                                    \
+	(offsetof(struct blkalign_text_opts, width) + \
+	 sizeof(((struct blkalign_text_opts *)0)->width))
+
+/**
+ * ba_text_opts_get: a caller's @o into @opts, zero past a caller's
+ * smaller struct (fields are only ever added).
+ * Returns: 0, or -EINVAL: no @o, one smaller than the first version, or
+ * a column list table @t does not take.
+ */
+int ba_text_opts_get(enum blkalign_text_table t,
+		     const struct blkalign_text_opts *o,
+		     struct blkalign_text_opts *opts)
+{
+	*opts = (struct blkalign_text_opts){0};
+	if (!o || o->size < FIRST_SIZE ||
+	    blkalign_text_table_columns_check(t, o->columns, NULL, NULL))
+		return -EINVAL;
+	memcpy(opts, o, o->size < sizeof(*opts) ? o->size : sizeof(*opts));
+	opts->size = sizeof(*opts);
+	return 0;
+}
+
+/* A size cell: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the count. */
+void ba_text_size(uint64_t bytes, unsigned int flags, char *buf, size_t len)
+{
+	if (flags & BLKALIGN_TEXT_BYTES)
+		snprintf(buf, len, "%" PRIu64, bytes);
+	else
+		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
+}
+
+/* The last sector of @size bytes at @start (the start when empty), as
+ * fdisk's End: in @lss-byte sectors. */
+uint64_t ba_text_last_sector(uint64_t start, uint64_t size, uint64_t lss)
+{
+	return size >= lss ? (start + size) / lss - 1 : start / lss;
 }

@@ -14,6 +14,7 @@
 #include <libsmartcols/libsmartcols.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "blkalign.h"
@@ -48,6 +49,12 @@ struct ba_table {
 	unsigned int width; /* 0: no limit */
 	bool split;	    /* wrapping columns wrap after commas */
 };
+
+int ba_text_opts_get(enum blkalign_text_table t,
+		     const struct blkalign_text_opts *o,
+		     struct blkalign_text_opts *opts);
+void ba_text_size(uint64_t bytes, unsigned int flags, char *buf, size_t len);
+uint64_t ba_text_last_sector(uint64_t start, uint64_t size, uint64_t lss);
 
 const struct ba_column *ba_table_columns(enum blkalign_text_table t, size_t *n);
 

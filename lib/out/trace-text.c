@@ -77,11 +77,6 @@ static const struct ba_column below_columns[BCOL_COUNT] = {
 static const char *const dir_names[] = {"read", "write", "discard", "flush",
 					"other"};
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /* A latency for people: "300us", "1.0ms", "12ms" (as trace always said). */
 static void latency(uint64_t ns, char *buf, size_t len)
 {
@@ -91,15 +86,6 @@ static void latency(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
 	else
 		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
-}
-
-/* A size: lsblk's "1.5G", or with BLKALIGN_TEXT_BYTES the byte count. */
-static void size_cell(uint64_t bytes, unsigned int flags, char *buf, size_t len)
-{
-	if (flags & BLKALIGN_TEXT_BYTES)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		blkalign_size_format(bytes, BLKALIGN_SIZE_LSBLK, buf, len);
 }
 
 static void u64(uint64_t v, char *buf, size_t len)
@@ -121,13 +107,13 @@ static void dir_cell(const struct blkalign_trace_dir *d, const char *name,
 		u64(d->requests, buf, len);
 		break;
 	case BA_RCOL_BYTES:
-		size_cell(d->bytes, flags, buf, len);
+		ba_text_size(d->bytes, flags, buf, len);
 		break;
 	case BA_RCOL_REQUEST_MAX:
-		size_cell(d->request_max, flags, buf, len);
+		ba_text_size(d->request_max, flags, buf, len);
 		break;
 	case BA_RCOL_REQUEST_AVG:
-		size_cell(d->bytes / d->requests, flags, buf, len);
+		ba_text_size(d->bytes / d->requests, flags, buf, len);
 		break;
 	case BA_RCOL_OFF_PHYSICAL:
 		u64(d->off_physical, buf, len);
@@ -149,7 +135,7 @@ static void dir_cell(const struct blkalign_trace_dir *d, const char *name,
 		snprintf(buf, len, "%s/%s/%s/%s", a, b, c, e);
 		break;
 	case BA_RCOL_REQUEST_MIN:
-		size_cell(d->request_min, flags, buf, len);
+		ba_text_size(d->request_min, flags, buf, len);
 		break;
 	case BA_RCOL_PHYSICAL_SECTORS:
 		u64(d->physical_sectors, buf, len);
@@ -266,14 +252,14 @@ static int print_below(const struct blkalign_trace_summary *s, FILE *out,
 		snprintf(c[BCOL_DEV], sizeof(c[0]), "%u:%u", b->major,
 			 b->minor);
 		u64(b->start, c[BCOL_START], sizeof(c[0]));
-		size_cell(b->size, o->flags, c[BCOL_SIZE], sizeof(c[0]));
+		ba_text_size(b->size, o->flags, c[BCOL_SIZE], sizeof(c[0]));
 		u64(b->physical_sector_size, c[BCOL_PHYS], sizeof(c[0]));
 		u64(b->read_requests, c[BCOL_READS], sizeof(c[0]));
-		size_cell(b->read_bytes, o->flags, c[BCOL_READ_BYTES],
-			  sizeof(c[0]));
+		ba_text_size(b->read_bytes, o->flags, c[BCOL_READ_BYTES],
+			     sizeof(c[0]));
 		u64(b->write_requests, c[BCOL_WRITES], sizeof(c[0]));
-		size_cell(b->write_bytes, o->flags, c[BCOL_WRITE_BYTES],
-			  sizeof(c[0]));
+		ba_text_size(b->write_bytes, o->flags, c[BCOL_WRITE_BYTES],
+			     sizeof(c[0]));
 		for (int k = 0; k < BCOL_COUNT && !rc; k++)
 			rc = ba_table_set(&t, ln, k, c[k], NULL);
 	}
@@ -300,15 +286,11 @@ int blkalign_trace_write_text(struct blkalign_trace *t, FILE *out,
 {
 	const struct blkalign_trace_dir *dirs[5];
 	const struct blkalign_trace_summary *s;
-	struct blkalign_text_opts opts = {0};
+	struct blkalign_text_opts opts;
 	int rc;
 
-	if (!t || !out || !o || o->size < FIRST_SIZE ||
-	    blkalign_text_table_columns_check(BLKALIGN_TEXT_TABLE_TRACE,
-					      o->columns, NULL, NULL))
+	if (!t || !out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_TRACE, o, &opts))
 		return -EINVAL;
-	memcpy(&opts, o, o->size < sizeof(opts) ? o->size : sizeof(opts));
-	opts.size = sizeof(opts);
 	s = blkalign_trace_summary(t);
 	if (opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)) {
 		rc = print_dirs(s, out, &opts);
