@@ -209,10 +209,20 @@ use_devicesfile=0} backup{backup=0 archive=0} activation{udev_sync=0 udev_rules=
 # mm_lv_state DEV: pvs --segments, then each LV segment's sha256 read
 # from DEV at lvm's offsets, then pvck's verdict.
 mm_lv_state() {
-	local ps ext start size lv
+	local ps ext start size lv segs="" try
 	MM_LVDEV=$1
-	read -r ps ext < <(mm_lvmc pvs --noheadings --units b --nosuffix -o pe_start,vg_extent_size "$1" 2>/dev/null)
-	mm_lvmc pvs --noheadings --segments -o pvseg_start,pvseg_size,lv_name "$1" 2>/dev/null |
+	# pvs on a loop device just attached has come back empty once on a
+	# loaded CI machine (the PV was there before and after): read again
+	# a few times before saying the PV has no segments
+	for try in 1 2 3 4 5; do
+		read -r ps ext < <(mm_lvmc pvs --noheadings --units b --nosuffix -o pe_start,vg_extent_size "$1" 2>"$TS_TMP/pvs.err")
+		[ -n "$ext" ] &&
+			segs=$(mm_lvmc pvs --noheadings --segments -o pvseg_start,pvseg_size,lv_name "$1" 2>>"$TS_TMP/pvs.err")
+		[ -n "$segs" ] && break
+		ts_log "    pvs $1 (try $try): $(tr '\n' ' ' <"$TS_TMP/pvs.err")" >&2
+		sleep 0.5
+	done
+	[ -n "$segs" ] && printf '%s\n' "$segs" |
 		while read -r start size lv; do
 			echo "seg $start $size ${lv:--}"
 			[ -n "$lv" ] || continue
