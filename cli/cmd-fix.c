@@ -501,10 +501,9 @@ static int fix_target(struct blkalign_ctx *ctx, struct fix_args *a, int argc,
 				       : optind >= argc
 					       ? "no target given"
 					       : "fix takes one target");
-	if (a->resume && a->rollback) {
-		cli_warnx("--resume and --rollback exclude each other");
-		return BLKALIGN_STATUS_USAGE;
-	}
+	if (a->resume && a->rollback)
+		return cli_usage_error("fix", "--resume and --rollback exclude "
+					      "each other");
 	a->target = argv[optind];
 	status = prepare(ctx, a, dbuf, jbuf, sizeof(dbuf));
 	if (status)

@@ -73,9 +73,9 @@ static unsigned int plan_status(const struct blkalign_plan *p, int only)
 			status |= BLKALIGN_STATUS_INCOMPLETE;
 	}
 	if (only && !shown) {
-		cli_warnx("'%s' has no partition %d to plan", p->device->path,
-			  only);
-		status |= BLKALIGN_STATUS_USAGE;
+		status |= cli_usage_error("plan",
+					  "'%s' has no partition %d to plan",
+					  p->device->path, only);
 	}
 	return status;
 }

@@ -76,12 +76,22 @@ void cli_log_to_stderr(void *data, const char *msg)
 	cli_warnx("%s", msg);
 }
 
+/* A command's @status on its way out: its --json document, and after a
+ * usage error where to look (util-linux's second line). */
+static int finish(const char *cmd, int status)
+{
+	status = cli_json_finish(status);
+	if (status < 128 && (status & BLKALIGN_STATUS_USAGE))
+		cli_try_help(cmd);
+	return status;
+}
+
 int cli_main(int argc, char **argv)
 {
 	const char *name;
 
 	if (argc < 2)
-		return cli_json_finish(cmd_check(argc, argv));
+		return finish("check", cmd_check(argc, argv));
 	name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		usage(stdout);
@@ -99,11 +109,11 @@ int cli_main(int argc, char **argv)
 		/* getopt's messages then read "blkalign check: ..." */
 		snprintf(prog, sizeof(prog), PROGRAM " %s", name);
 		argv[1] = prog;
-		return cli_json_finish(commands[i].fn(argc - 1, argv + 1));
+		return finish(name, commands[i].fn(argc - 1, argv + 1));
 	}
 	/* No command: options or targets go to 'check'. */
 	if (name[0] == '-' || strchr(name, '/') || access(name, F_OK) == 0)
-		return cli_json_finish(cmd_check(argc, argv));
+		return finish("check", cmd_check(argc, argv));
 	cli_warnx("unknown command '%s'", name);
 	usage(stderr);
 	return BLKALIGN_STATUS_USAGE;

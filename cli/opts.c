@@ -37,8 +37,16 @@ static int short_options(const struct option *longopts, char *buf, size_t len)
 	return 0;
 }
 
+/* "Try 'blkalign CMD --help' ...", once: after the line that said what
+ * was wrong with the command line (cli_finish says it for the usage
+ * errors that did not). */
 void cli_try_help(const char *cmd)
 {
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
 	fprintf(stderr, "Try '" PROGRAM " %s --help' for more information.\n",
 		cmd);
 }
