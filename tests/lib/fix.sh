@@ -429,6 +429,15 @@ fix_no_start_findings() {
 # fix_run NAME ARGS...: `blkalign fix ARGS` (with the FIX_ENV
 # environment: blkalign-fault when it names a fault); leaves NAME.out,
 # NAME.err and FIX_RC.
+# fix_wants_json ARG...: the arguments ask for JSON (-J, --json[=...]).
+fix_wants_json() {
+	local a
+	for a; do
+		case $a in -J | --json | --json=*) return 0 ;; esac
+	done
+	return 1
+}
+
 fix_run() {
 	local name=$1 bin=$BLKALIGN
 	shift
@@ -441,6 +450,11 @@ fix_run() {
 		exit $?
 	) 2>/dev/null
 	FIX_RC=$?
+	# a JSON document for tests/check's validation, unless a signal
+	# (a kill hook, timeout) cut it short
+	if [ "$FIX_RC" -lt 128 ] && fix_wants_json "$@"; then
+		ts_keep_json fix "$TS_TMP/$name.out"
+	fi
 	if grep -E -q 'Sanitizer|runtime error:' "$TS_TMP/$name.err"; then
 		ts_fail "$name: sanitizer report: $(head -c 400 "$TS_TMP/$name.err")"
 	fi
@@ -475,6 +489,7 @@ fix_plan() {
 	local name=$1
 	shift
 	timeout 60 "$BLKALIGN" plan --json "$@" >"$TS_TMP/$name.out" 2>"$TS_TMP/$name.err"
+	ts_keep_json plan "$TS_TMP/$name.out"
 	FIX_PLAN_RC=$?
 }
 
