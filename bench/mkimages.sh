@@ -19,7 +19,10 @@
 #     a multiple of 1 MiB.
 # DIR gets dNNNN.img, their sfdisk scripts (dNNNN.sfdisk) and manifest.tsv:
 #   name  scheme  entries  disk_bytes   (entries counts the extended one)
-# manifest.tsv is written last: its presence marks a complete set.
+# manifest.tsv is written last: its presence marks a complete set.  A
+# layout sfdisk refuses (a logical partition too close to the EBR libfdisk
+# places before it: one in 10,000 at SEED 1) is drawn again, at most 5
+# times, from the same generator, so the sets stay deterministic.
 set -eu
 
 if [ $# -ne 3 ]; then
@@ -100,72 +103,77 @@ for (( i = 1; i <= N; i++ )); do
 	# libfdisk (sfdisk) creates at most 60 dos partitions: dos 1..60
 	below $([ "$scheme" = gpt ] && echo 128 || echo 60); entries=$(( R + 1 ))
 
-	# Usable sectors [first, last].
-	below 10
-	case $R in
-	0) first=$([ "$scheme" = gpt ] && echo 34 || echo 63) ;;
-	*) first=$MIB ;;
-	esac
-	if [ "$scheme" = gpt ]; then
-		last=$(( sectors - 34 ))
-	else
-		last=$(( sectors - 1 ))
-		# dos: 32-bit start and size
-		[ "$last" -lt 4294967295 ] || last=4294967294
-	fi
-
-	# dos layout: primaries, then (maybe) the extended one with logicals.
-	nprim=$entries ext=0
-	if [ "$scheme" = dos ]; then
-		below 4
-		if [ "$entries" -gt 4 ] || { [ "$entries" -ge 2 ] && [ "$R" -eq 0 ]; }; then
-			below 4; nprim=$R
-			[ "$nprim" -le $(( entries - 2 )) ] || nprim=$(( entries - 2 ))
-			# logicals are numbered from 5: keep the last one <= 60
-			[ "$nprim" -ge $(( entries - 57 )) ] || nprim=$(( entries - 57 ))
-			ext=1
-		fi
-	fi
-	ndata=$(( entries - ext ))
-	slot=$(( (last - first + 1) / ndata ))
-
-	{
-		echo "label: $scheme"
+	for try in 1 2 3 4 5; do
+		# Usable sectors [first, last].
+		below 10
+		case $R in
+		0) first=$([ "$scheme" = gpt ] && echo 34 || echo 63) ;;
+		*) first=$MIB ;;
+		esac
 		if [ "$scheme" = gpt ]; then
-			echo "first-lba: 34"
+			last=$(( sectors - 34 ))
+		else
+			last=$(( sectors - 1 ))
+			# dos: 32-bit start and size
+			[ "$last" -lt 4294967295 ] || last=4294967294
 		fi
-		echo
-		for (( k = 0; k < ndata; k++ )); do
-			lo=$(( first + k * slot ))
-			hi=$(( lo + slot - 1 ))		# last sector of the slot
-			if [ "$ext" -eq 1 ] && [ "$k" -eq "$nprim" ]; then
-				# extended: from this slot to the end of the usable area
-				# (its start is always on a 1 MiB boundary, as sfdisk would
-				# put it, so the logicals get the same start variety)
-				estart=$(( (lo + MIB - 1) / MIB * MIB ))
-				echo "start=$estart, size=$(( last - estart + 1 )), type=5"
-				lo=$(( estart + 2 ))		# room for the first EBR
-			elif [ "$ext" -eq 1 ] && [ "$k" -gt "$nprim" ]; then
-				lo=$(( lo + 2 ))		# room for this one's EBR
-			fi
-			below $(( slot / 8 + 1 ))
-			place_start $(( lo + R ))
-			start=$R
-			if [ "$start" -gt $(( hi - 1 )) ]; then
-				start=$lo
-			fi
-			pick_size $(( hi - start ))
-			echo "start=$start, size=$R"
-		done
-	} >"$script"
 
-	rm -f "$img"
-	truncate -s $(( sectors * 512 )) "$img"
-	if ! sfdisk -q --no-reread --no-tell-kernel "$img" <"$script" >/dev/null 2>"$DIR/sfdisk.err"; then
-		echo "$0: sfdisk failed on $img:" >&2
-		cat "$DIR/sfdisk.err" >&2
-		exit 1
-	fi
+		# dos layout: primaries, then (maybe) the extended one with logicals.
+		nprim=$entries ext=0
+		if [ "$scheme" = dos ]; then
+			below 4
+			if [ "$entries" -gt 4 ] || { [ "$entries" -ge 2 ] && [ "$R" -eq 0 ]; }; then
+				below 4; nprim=$R
+				[ "$nprim" -le $(( entries - 2 )) ] || nprim=$(( entries - 2 ))
+				# logicals are numbered from 5: keep the last one <= 60
+				[ "$nprim" -ge $(( entries - 57 )) ] || nprim=$(( entries - 57 ))
+				ext=1
+			fi
+		fi
+		ndata=$(( entries - ext ))
+		slot=$(( (last - first + 1) / ndata ))
+
+		{
+			echo "label: $scheme"
+			if [ "$scheme" = gpt ]; then
+				echo "first-lba: 34"
+			fi
+			echo
+			for (( k = 0; k < ndata; k++ )); do
+				lo=$(( first + k * slot ))
+				hi=$(( lo + slot - 1 ))		# last sector of the slot
+				if [ "$ext" -eq 1 ] && [ "$k" -eq "$nprim" ]; then
+					# extended: from this slot to the end of the usable area
+					# (its start is always on a 1 MiB boundary, as sfdisk would
+					# put it, so the logicals get the same start variety)
+					estart=$(( (lo + MIB - 1) / MIB * MIB ))
+					echo "start=$estart, size=$(( last - estart + 1 )), type=5"
+					lo=$(( estart + 2 ))		# room for the first EBR
+				elif [ "$ext" -eq 1 ] && [ "$k" -gt "$nprim" ]; then
+					lo=$(( lo + 2 ))		# room for this one's EBR
+				fi
+				below $(( slot / 8 + 1 ))
+				place_start $(( lo + R ))
+				start=$R
+				if [ "$start" -gt $(( hi - 1 )) ]; then
+					start=$lo
+				fi
+				pick_size $(( hi - start ))
+				echo "start=$start, size=$R"
+			done
+		} >"$script"
+		rm -f "$img"
+		truncate -s $(( sectors * 512 )) "$img"
+		sfdisk -q --no-reread --no-tell-kernel "$img" <"$script" \
+			>/dev/null 2>"$DIR/sfdisk.err" && break
+		# a layout libfdisk refuses (a logical start too close to
+		# the EBR it places): draw another, at most 5 times
+		if [ "$try" -eq 5 ]; then
+			echo "$0: sfdisk failed on $img:" >&2
+			cat "$DIR/sfdisk.err" >&2
+			exit 1
+		fi
+	done
 	printf '%s\t%s\t%d\t%d\n' "$name" "$scheme" "$entries" $(( sectors * 512 )) >>"$manifest"
 done
 rm -f "$DIR/sfdisk.err"
