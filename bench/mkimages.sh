@@ -21,7 +21,7 @@
 #   name  scheme  entries  disk_bytes   (entries counts the extended one)
 # manifest.tsv is written last: its presence marks a complete set.  A
 # layout sfdisk refuses (a logical partition too close to the EBR libfdisk
-# places before it: one in 10,000 at SEED 1) is drawn again, at most 5
+# places before it: image 2547 of 10,000 at SEED 1) is drawn again, at most 5
 # times, from the same generator, so the sets stay deterministic.
 set -eu
 
