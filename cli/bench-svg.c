@@ -13,17 +13,6 @@
 
 #include "cli.h"
 
-/* A latency for people: "870.0us", "1.90ms", "69.0ms". */
-void cli_bench_latency(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 10000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-}
-
 static void xml_text(const char *s, FILE *out)
 {
 	for (; s && *s; s++) {
@@ -187,7 +176,7 @@ static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
 	bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
 	char lab[24];
 
-	cli_bench_latency(p->median_ns, lab, sizeof(lab));
+	blkalign_latency_format(p->median_ns, lab, sizeof(lab));
 	fprintf(out,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
@@ -243,7 +232,8 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 	for (int i = 0; i <= 4; i++) {
 		double y = top + plot_h - plot_h * i / 4;
 
-		cli_bench_latency(ymax * (uint64_t)i / 4, lab, sizeof(lab));
+		blkalign_latency_format(ymax * (uint64_t)i / 4, lab,
+					sizeof(lab));
 		fprintf(out,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "

@@ -260,8 +260,7 @@ cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,
 	       struct blkalign_report **repp, unsigned int *status);
 
-/* bench's pictures and latencies (bench-svg.c). */
-void cli_bench_latency(uint64_t ns, char *buf, size_t len);
+/* bench's pictures (bench-svg.c). */
 int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out);
 int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out);
 

@@ -489,6 +489,10 @@ enum blkalign_size_style {
 };
 int blkalign_size_format(uint64_t bytes, enum blkalign_size_style style,
 			 char *buf, size_t len);
+/* A latency for people, as bench's table and chart print it (BLKALIGN_0.3):
+ * "870.0us", "1.90ms", "69.0ms".  Returns 0, -ENOSPC or -EINVAL as
+ * blkalign_size_format. */
+int blkalign_latency_format(uint64_t ns, char *buf, size_t len);
 
 /*
  * The I/O cost model (model.c): what the block layer and the device do

@@ -66,17 +66,6 @@ const struct ba_column ba_bench_side_columns[BA_SCOL_COUNT] = {
 	{"MODEL_REQUEST_CAP", "the request size model predicts", 0, NUM, false},
 };
 
-/* A latency for people: "870.0us", "1.90ms", "69.0ms" (as the SVG). */
-static void latency(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 10000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-}
-
 /* A throughput: "512.0MiB/s", or with BLKALIGN_TEXT_BYTES bytes a second. */
 static void rate_cell(double bps, unsigned int flags, char *buf, size_t len)
 {
@@ -100,16 +89,16 @@ static void phase_cell(const struct blkalign_bench_result *r, uint32_t k,
 		snprintf(buf, len, "%" PRIu64, p->offset);
 		break;
 	case BA_BCOL_MEDIAN_NS:
-		latency(p->median_ns, buf, len);
+		blkalign_latency_format(p->median_ns, buf, len);
 		break;
 	case BA_BCOL_IQR_NS:
-		latency(p->p75_ns - p->p25_ns, buf, len);
+		blkalign_latency_format(p->p75_ns - p->p25_ns, buf, len);
 		break;
 	case BA_BCOL_MIN_NS:
-		latency(p->min_ns, buf, len);
+		blkalign_latency_format(p->min_ns, buf, len);
 		break;
 	case BA_BCOL_MAX_NS:
-		latency(p->max_ns, buf, len);
+		blkalign_latency_format(p->max_ns, buf, len);
 		break;
 	case BA_BCOL_RATIO:
 		snprintf(buf, len, "%.2fx", p->ratio);
@@ -121,10 +110,10 @@ static void phase_cell(const struct blkalign_bench_result *r, uint32_t k,
 		snprintf(buf, len, "%" PRIu64, p->samples);
 		break;
 	case BA_BCOL_P25_NS:
-		latency(p->p25_ns, buf, len);
+		blkalign_latency_format(p->p25_ns, buf, len);
 		break;
 	case BA_BCOL_P75_NS:
-		latency(p->p75_ns, buf, len);
+		blkalign_latency_format(p->p75_ns, buf, len);
 		break;
 	default:
 		buf[0] = '\0';

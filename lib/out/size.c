@@ -3,7 +3,8 @@
  * size.c - byte counts for people: the one formatter behind every size
  * the text outputs print, in the style each output has always had
  * (trace's "1536", model's "1.5K", check's lsblk-like "1.5K" and "512B",
- * the findings' "1536 bytes" and bench's "1536-byte").
+ * the findings' "1536 bytes" and bench's "1536-byte"), and bench's
+ * latencies.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -86,6 +87,23 @@ int blkalign_size_format(uint64_t bytes, enum blkalign_size_style style,
 		buf[0] = '\0';
 		return -EINVAL;
 	}
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n < len ? 0 : -ENOSPC;
+}
+
+int blkalign_latency_format(uint64_t ns, char *buf, size_t len)
+{
+	int n;
+
+	if (!buf || !len)
+		return -EINVAL;
+	if (ns >= 10000000)
+		n = snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else if (ns >= 1000000)
+		n = snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		n = snprintf(buf, len, "%.1fus", (double)ns / 1e3);
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < len ? 0 : -ENOSPC;

@@ -113,10 +113,33 @@ static void test_size_errors(void **state)
 		-EINVAL);
 }
 
+/* Latencies as bench prints them, in its table and its chart: below
+ * 1 ms in microseconds with one decimal, then two decimals of a ms, one
+ * from 10 ms; a buffer too small, -ENOSPC; none, -EINVAL. */
+static void test_latency(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_int_equal(blkalign_latency_format(870000, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "870.0us");
+	assert_int_equal(blkalign_latency_format(1900000, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1.90ms");
+	assert_int_equal(blkalign_latency_format(69000000, buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "69.0ms");
+	assert_int_equal(blkalign_latency_format(0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0.0us");
+	assert_int_equal(blkalign_latency_format(1900000, buf, 4), -ENOSPC);
+	assert_string_equal(buf, "1.9");
+	assert_int_equal(blkalign_latency_format(1, NULL, 8), -EINVAL);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest errors[] = {
 		cmocka_unit_test(test_size_errors),
+		cmocka_unit_test(test_latency),
 	};
 	int failed = 0;
 
