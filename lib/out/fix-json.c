@@ -34,6 +34,10 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 {
 	const struct blkalign_fix_result *r = &o->res;
 	struct json_object *p = json_object_new_object();
+	uint64_t bps =
+		r->seconds > 0
+			? (uint64_t)((double)r->bytes_copied / r->seconds)
+			: 0;
 
 	if (!p)
 		return NULL;
@@ -51,14 +55,8 @@ static struct json_object *outcome_json(const struct blkalign_fix_outcome *o)
 	ba_json_str(p, "mode", r->batch ? "batch" : "step");
 	ba_json_u64(p, "steps", r->steps);
 	ba_json_seconds(p, "seconds", r->seconds);
-	ba_json_u64(p, "bytes_per_second",
-		    r->seconds > 0
-			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
-			    : 0);
-	ba_json_u64(p, "rate", /* schema_version 1's bytes_per_second */
-		    r->seconds > 0
-			    ? (uint64_t)((double)r->bytes_copied / r->seconds)
-			    : 0);
+	ba_json_u64(p, "bytes_per_second", bps);
+	ba_json_u64(p, "rate", bps); /* schema_version 1's bytes_per_second */
 	ba_json_u64(p, "flushes", r->flushes);
 	ba_json_u64(p, "bytes_read_back", r->bytes_read_back);
 	/* flushes per GiB copied: what a level's size buys */

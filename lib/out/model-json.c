@@ -157,17 +157,18 @@ int blkalign_model_write_json(const char *target,
 			      size_t nmodels, FILE *out)
 {
 	struct blkalign_model_geometry geom;
-	struct json_object *root, *arr;
+	struct json_object *root, *arr, *topo;
 
 	if (ba_model_geometry_in(&geom, g) || (!models && nmodels) || !out)
 		return -EINVAL;
 	if (ba_json_root_array(&root, &arr, "model"))
 		return -ENOMEM;
 	ba_json_str(root, "path", target);
-	json_object_object_add(root, "topology", geometry_json(&geom));
+	topo = geometry_json(&geom);
+	json_object_object_add(root, "topology", topo);
 	/* schema_version 1's names of the same: path, topology */
 	ba_json_str(root, "target", target);
-	json_object_object_add(root, "geometry", geometry_json(&geom));
+	json_object_object_add(root, "geometry", json_object_get(topo));
 	for (size_t i = 0; i < nmodels; i++)
 		json_object_array_add(
 			arr, model_json(layer_names ? layer_names[i] : NULL,

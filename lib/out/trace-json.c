@@ -133,7 +133,7 @@ directions_json(const struct blkalign_trace_summary *s)
 int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 {
 	const struct blkalign_trace_summary *s;
-	struct json_object *root;
+	struct json_object *root, *dirs;
 
 	if (!t || !out)
 		return -EINVAL;
@@ -160,8 +160,9 @@ int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
 	ba_json_u64(root, "events", s->events);
 	ba_json_u64(root, "lost_events", s->lost_events);
 	ba_json_u64(root, "unmatched_completions", s->unmatched);
-	json_object_object_add(root, "directions", directions_json(s));
-	json_object_object_add(root, "requests", directions_json(s));
+	dirs = directions_json(s);
+	json_object_object_add(root, "directions", dirs);
+	json_object_object_add(root, "requests", json_object_get(dirs));
 	json_object_object_add(root, "below", below_json(s));
 	return ba_json_write(root, out);
 }
