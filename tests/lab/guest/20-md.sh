@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # md: RAID-1, RAID-5, RAID-6 and RAID-10 with 0.90, 1.0 and 1.2
 # superblocks over partitions at 63 and at MiB starts, on 512e (e*) and
 # 512n (n*) disks, and a partitioned array.  Ground truth: mdadm --detail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # md-trace: blkalign trace on md arrays, whose requests reach only the
 # members' disks.  RAID-5 (1.2 superblock, 64 KiB chunk) over partitions
 # at sector 63 (md20) and at 67584, a multiple of 2048 (md21), on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # dm: seed 000's tables on a 1 GiB 512e disk (j1) - dm-linear with an
 # odd size at an aligned start (lina) and an even size at a misaligned
 # start (linb) - and kpartx partitions of a dm device (mp: p1 at 63 with

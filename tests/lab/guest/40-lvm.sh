@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lvm: physical volumes with aligned and misaligned data areas on
 # partitions and on an md array, linear and striped LVs.  The partition
 # tables of 20-md.sh are still on the disks: p1 at 63, p2..p4 at MiB

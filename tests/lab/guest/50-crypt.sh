@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # crypt: LUKS1 and LUKS2 (512- and 4096-byte encryption sectors; a LUKS1
 # payload 512 bytes off the 4 KiB grid, which LUKS2 refuses) on partitions
 # at MiB starts of 512e and 512n disks, opened, with ext4 inside one.  Ground truth: cryptsetup status and luksDump, dmsetup

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fix: refused on disks that live stacks hold - a member of a running
 # array, a PV of an active VG, an opened LUKS container, a disk with
 # kpartx mappings, a mounted partition - with exit 4, the command that

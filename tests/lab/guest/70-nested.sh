@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nested: ext4 on an LVM volume on a LUKS2 mapping on an md RAID-1 (1.2)
 # over one partition on each of two 512e disks (s1, s2): with both
 # partitions at 2048 (aligned at every level), both at 63, and one at 63

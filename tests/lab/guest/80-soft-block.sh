@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # soft-block: the soft block size of an odd-sized partition under vfat
 # and exFAT, which the host's kernel does not have (issue 25, item 4;
 # tests/ts/loop/soft-block-contents measures the others there).  Disk f1

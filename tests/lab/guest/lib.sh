@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - helpers for the lab's guest scenarios (sourced by /init).
 # A scenario runs in its own output directory (/out/<name>/): what it
 # writes there comes back to the host, where tests/ts/lab/<name> checks
