@@ -329,8 +329,10 @@ struct ba_gpt_check {
 };
 
 /* The first bytes of a partition while `blkalign fix` moves it
- * (fix-marker.c): this line, the fix's id, what it does. */
+ * (act/fix-marker.c writes it, scan/probe/marker.c reads it): this
+ * line, the fix's id, what it does. */
 #define BA_FIX_MARKER "BLKALIGN FIX IN PROGRESS"
+#define BA_FIX_MARKER_LEN 512 /* bytes of text, the rest zeros */
 
 struct ba_fix_marker {
 	bool has_id; /* markers of blkalign 0.1.0 carry none */
