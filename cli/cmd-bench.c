@@ -98,7 +98,7 @@ static void usage(FILE *out)
 	      "\nExit status: 0 measured (whatever the verdict), 4 the target could not\n"
 	      "be opened or an I/O failed, 16 usage error (or --write not confirmed),\n"
 	      "128 + N when stopped by signal N (after the partial report).\n"
-	      "\nFor more details see blkalign(8).\n",
+	      "\nFor more details see blkalign-bench(8).\n",
 	      out);
 }
 

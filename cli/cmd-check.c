@@ -61,7 +61,7 @@ static void usage(FILE *out)
 	      "  2  incomplete: something could not be read\n"
 	      "  4  operational error\n"
 	      " 16  usage error\n"
-	      "\nFor more details see blkalign(8).\n",
+	      "\nFor more details see blkalign-check(8).\n",
 	      out);
 }
 

@@ -97,7 +97,7 @@ static void usage(FILE *out)
 	      "     --inspect: --resume or --rollback could not go on\n"
 	      " 16  usage error\n"
 	      "  128+n  stopped by signal n; --resume or --rollback go on\n"
-	      "\nFor more details see blkalign(8) and docs/fix.md.\n",
+	      "\nFor more details see blkalign-fix(8) and docs/fix.md.\n",
 	      out);
 }
 

@@ -86,7 +86,7 @@ static void usage(FILE *out)
 	      " -V, --version                   display the version\n"
 	      "\nSizes take the suffixes K, M, G (or KiB, MiB, GiB).\n"
 	      "\nExit status: 0 modelled, 4 operational error, 16 usage error.\n"
-	      "\nFor more details see blkalign(8) and docs/model.md.\n",
+	      "\nFor more details see blkalign-model(8) and docs/model.md.\n",
 	      out);
 }
 

@@ -50,7 +50,7 @@ static void usage(FILE *out)
 	      "     could not be read\n"
 	      "  4  operational error\n"
 	      " 16  usage error\n"
-	      "\nFor more details see blkalign(8) and docs/plan.md.\n",
+	      "\nFor more details see blkalign-plan(8) and docs/plan.md.\n",
 	      out);
 }
 

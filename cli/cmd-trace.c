@@ -56,7 +56,7 @@ static void usage(FILE *out)
 	      " -V, --version                   display the version\n"
 	      "\nExit status: 0 traced, 4 tracing failed or the command failed,\n"
 	      "16 usage error, 128 + N when stopped by signal N.\n"
-	      "\nFor more details see blkalign(8).\n",
+	      "\nFor more details see blkalign-trace(8).\n",
 	      out);
 }
 
