@@ -516,7 +516,7 @@ static int fix_target(struct blkalign_ctx *ctx, struct fix_args *a, int argc,
 
 int cmd_fix(int argc, char **argv)
 {
-	struct fix_args a = {.fo = {.size = sizeof(a.fo)},
+	struct fix_args a = {.fo = BLKALIGN_FIX_OPTS_INIT,
 			     .table = {.kind = BLKALIGN_TEXT_TABLE_FIX},
 			     .color = "auto"};
 	struct blkalign_ctx *ctx;

@@ -711,7 +711,7 @@ int cmd_model(int argc, char **argv)
 			 .path = -1,
 			 .raid_level = -1,
 			 .table = {.kind = BLKALIGN_TEXT_TABLE_MODEL}};
-	struct blkalign_model_geometry g = {.size = sizeof(g)};
+	struct blkalign_model_geometry g = BLKALIGN_MODEL_GEOMETRY_INIT;
 	struct blkalign_report *report = NULL;
 	struct blkalign_ctx *ctx = NULL;
 	struct blkalign_workload *w = NULL;

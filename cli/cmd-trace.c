@@ -452,7 +452,7 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = {.topts = {.size = sizeof(a.topts)},
+	struct trace_args a = {.topts = BLKALIGN_TRACE_OPTS_INIT,
 			       .table = {.kind = BLKALIGN_TEXT_TABLE_TRACE}};
 	struct blkalign_trace *t = NULL;
 	struct blkalign_ctx *ctx;

@@ -121,12 +121,11 @@ static unsigned int width(const struct cli_table *t)
 struct blkalign_text_opts cli_table_text_opts(const struct cli_table *t,
 					      bool color)
 {
-	struct blkalign_text_opts o = {
-		.size = sizeof(o),
-		.flags = t->flags | (color ? BLKALIGN_TEXT_COLOR : 0),
-		.columns = t->columns,
-		.width = width(t),
-	};
+	struct blkalign_text_opts o = BLKALIGN_TEXT_OPTS_INIT;
+
+	o.flags = t->flags | (color ? BLKALIGN_TEXT_COLOR : 0);
+	o.columns = t->columns;
+	o.width = width(t);
 
 	return o;
 }

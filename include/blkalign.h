@@ -247,7 +247,9 @@ struct blkalign_device {
 /*
  * Topology options for image files; a field of 0 keeps the default.
  * Structs the caller fills start with their size (sizeof, as the caller
- * was built): a library with more fields reads the ones it was given.
+ * was built; each has an _INIT macro that sets it): a library with more
+ * fields reads the ones it was given, one with fewer ignores the rest,
+ * and a size below the struct's size in release 0.1.0 is -EINVAL.
  */
 struct blkalign_image_geometry {
 	size_t size; /* sizeof(struct blkalign_image_geometry) */
@@ -258,6 +260,11 @@ struct blkalign_image_geometry {
 	int32_t alignment_offset;
 	bool alignment_offset_set;
 };
+/* struct blkalign_image_geometry g = BLKALIGN_IMAGE_GEOMETRY_INIT; */
+#define BLKALIGN_IMAGE_GEOMETRY_INIT                           \
+	{                                                      \
+		.size = sizeof(struct blkalign_image_geometry) \
+	}
 
 /* Status bits, also the exit status of blkalign(8). */
 #define BLKALIGN_STATUS_FINDINGS   1  /* a warning or error finding */
@@ -325,6 +332,10 @@ struct blkalign_text_opts {
 				NULL: the default ones */
 	unsigned int width;  /* lines at most this wide; 0: no limit */
 };
+#define BLKALIGN_TEXT_OPTS_INIT                           \
+	{                                                 \
+		.size = sizeof(struct blkalign_text_opts) \
+	}
 int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
 				    const struct blkalign_text_opts *o);
 /*
@@ -368,8 +379,10 @@ int blkalign_text_columns_check(const char *list, const char **bad,
  * entry with its reason (the JSON's "skipped"); blkalign_report_clear
  * frees the devices audited so far once they are written (the status and
  * the skipped entries stay), so that a long run holds one device at a
- * time.  The JSON document streamed: _begin, then _devices after each
- * audit (the devices held, then clear), then _end (skipped and status).
+ * time; a device a plan was made from (blkalign_report_plan) lives on
+ * until that plan is freed.  The JSON document streamed: _begin, then _devices
+ * after each audit (the devices held, then clear), then _end (skipped and
+ * status).
  */
 #define BLKALIGN_CHECK_SKIPPED 1
 int blkalign_check_if_image(struct blkalign_report *r, const char *path);
@@ -525,6 +538,10 @@ struct blkalign_model_geometry {
 	uint32_t page_size;	       /* default 4096 */
 	uint32_t read_ahead_kb;	       /* default 128 */
 };
+#define BLKALIGN_MODEL_GEOMETRY_INIT                           \
+	{                                                      \
+		.size = sizeof(struct blkalign_model_geometry) \
+	}
 
 /* The layer a workload runs on: absolute bytes, and md RAID below it. */
 struct blkalign_model_layer {
@@ -716,6 +733,10 @@ struct blkalign_trace_opts {
 	uint32_t buffer_size_kb;       /* per CPU; 0: 8192 */
 	FILE *raw;		       /* copy of every event line, or NULL */
 };
+#define BLKALIGN_TRACE_OPTS_INIT                           \
+	{                                                  \
+		.size = sizeof(struct blkalign_trace_opts) \
+	}
 
 int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
 		       const struct blkalign_trace_opts *opts,
@@ -802,6 +823,8 @@ int blkalign_plan_new(const struct blkalign_device *d,
  * "fix": named in the messages): a whole disk or image with a dos or GPT
  * table.  Why not (the device's problems, a partition given for its
  * disk, no such table) is said through the log of @r's context.
+ * The plan holds a reference to @r (blkalign_report_ref) and keeps its
+ * device, also through blkalign_report_clear, until blkalign_plan_free.
  * Returns: 0 and *out, -EINVAL (said, unless @r does not hold exactly
  * one device), -ENOMEM.
  */
@@ -850,6 +873,10 @@ struct blkalign_fix_io {
 	int (*flush)(void *data, enum blkalign_fix_file file, int fd);
 	void (*close)(void *data, enum blkalign_fix_file file, int fd);
 };
+#define BLKALIGN_FIX_IO_INIT                           \
+	{                                              \
+		.size = sizeof(struct blkalign_fix_io) \
+	}
 
 const struct blkalign_fix_io *blkalign_fix_io_default(void);
 
@@ -871,6 +898,10 @@ struct blkalign_fix_opts {
 			uint64_t whole, const char *source,
 			const char *content);
 };
+#define BLKALIGN_FIX_OPTS_INIT                           \
+	{                                                \
+		.size = sizeof(struct blkalign_fix_opts) \
+	}
 
 struct blkalign_fix_result {
 	int number;
@@ -1089,6 +1120,11 @@ struct blkalign_bench_opts {
 	struct blkalign_bench_sim sim; /* engine "sim" only */
 	enum blkalign_bench_test test; /* blkalign_bench_compare only */
 };
+/* zero fields; blkalign_bench_opts_defaults fills in the defaults */
+#define BLKALIGN_BENCH_OPTS_INIT                           \
+	{                                                  \
+		.size = sizeof(struct blkalign_bench_opts) \
+	}
 
 struct blkalign_bench_phase {
 	uint64_t offset; /* bytes: k * phase_step */

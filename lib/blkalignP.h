@@ -51,8 +51,10 @@ extern const struct ba_topology_field ba_topology_fields[BA_TOPOLOGY_NFIELDS];
 /*
  * A caller's struct that starts with its size, into @dst (@dst_size
  * bytes, zeroed first): a caller built with an older, shorter struct
- * still works, the fields it does not know read as 0.  -EINVAL when the
- * size is below @min (the struct's first published size).
+ * still works, the fields it does not know read as 0, and one built with
+ * a longer struct too, the fields this library does not know ignored.
+ * -EINVAL when the size is below @min (the struct's first published
+ * size, BA_SIZE_THROUGH).  @dst's size is then @dst_size.
  */
 static inline int ba_sized_copy(void *dst, size_t dst_size, const void *src,
 				size_t min)
@@ -64,8 +66,28 @@ static inline int ba_sized_copy(void *dst, size_t dst_size, const void *src,
 		return -EINVAL;
 	memset(dst, 0, dst_size);
 	memcpy(dst, src, n < dst_size ? n : dst_size);
+	memcpy(dst, &dst_size, sizeof(dst_size)); /* now this library's */
 	return 0;
 }
+
+/*
+ * The bytes of @type up to and including @field: a caller-filled struct's
+ * size as first published (release 0.1.0), the minimum ba_sized_copy
+ * takes.  Named by the struct's last 0.1.0 field, it stays the same when
+ * fields are appended; never rename those fields.
+ */
+#define BA_SIZE_THROUGH(type, field) \
+	(offsetof(type, field) + sizeof(((type *)0)->field))
+
+#define BA_IMAGE_GEOMETRY_SIZE0 \
+	BA_SIZE_THROUGH(struct blkalign_image_geometry, alignment_offset_set)
+#define BA_TEXT_OPTS_SIZE0 BA_SIZE_THROUGH(struct blkalign_text_opts, width)
+#define BA_MODEL_GEOMETRY_SIZE0 \
+	BA_SIZE_THROUGH(struct blkalign_model_geometry, read_ahead_kb)
+#define BA_TRACE_OPTS_SIZE0 BA_SIZE_THROUGH(struct blkalign_trace_opts, raw)
+#define BA_FIX_IO_SIZE0	    BA_SIZE_THROUGH(struct blkalign_fix_io, close)
+#define BA_FIX_OPTS_SIZE0   BA_SIZE_THROUGH(struct blkalign_fix_opts, copying)
+#define BA_BENCH_OPTS_SIZE0 BA_SIZE_THROUGH(struct blkalign_bench_opts, test)
 
 /* Request sizes a summary lists (most frequent first; the rest are
  * counted as other): the model's costs, the trace's directions. */
@@ -152,6 +174,10 @@ struct ba_device {
 	/* rules.c, while they run: the stack layer directly inside layer
 	 * i, or -1 (what it holds decides what its soft block size costs) */
 	int *content;
+	/* plans made from it (blkalign_report_plan) not yet freed; cleared:
+	 * its report let go of it meanwhile, the last plan frees it */
+	unsigned int plans;
+	bool cleared;
 };
 
 struct blkalign_layer *ba_device_add_layer(struct ba_device *d);
@@ -169,6 +195,8 @@ void ba_device_problem(struct ba_device *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void ba_device_publish(struct ba_device *d);
 void ba_device_release(struct ba_device *d);
+void ba_device_hold(struct blkalign_report *r, struct ba_device *d);
+void ba_device_put(struct blkalign_report *r, struct ba_device *d);
 void ba_layers_by_parent_start(const struct blkalign_layer *layers, size_t *ix,
 			       size_t n);
 

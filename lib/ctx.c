@@ -82,7 +82,7 @@ int blkalign_ctx_set_image_geometry(struct blkalign_ctx *ctx,
 	uint32_t lss, pss;
 
 	if (!ctx || !given ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_IMAGE_GEOMETRY_SIZE0))
 		return -EINVAL;
 	lss = g->logical_sector_size ? g->logical_sector_size : 512;
 	pss = g->physical_sector_size ? g->physical_sector_size : lss;

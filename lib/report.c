@@ -53,17 +53,44 @@ void blkalign_report_unref(struct blkalign_report *r)
 /**
  * blkalign_report_clear: free the devices of @r, once written: a run over
  * many images holds one at a time.  The status bits and the skipped
- * entries stay; the device indices start again at 0.
+ * entries stay; the device indices start again at 0.  A device a plan
+ * still points to (blkalign_report_plan) leaves the report but lives on
+ * until that plan is freed (ba_device_put).
  */
 void blkalign_report_clear(struct blkalign_report *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->ndevices; i++) {
-		ba_device_release(r->devices[i]);
-		free(r->devices[i]);
+		struct ba_device *d = r->devices[i];
+
+		if (d->plans) {
+			d->cleared = true;
+			continue;
+		}
+		ba_device_release(d);
+		free(d);
 	}
 	r->ndevices = 0;
+}
+
+/* A plan's hold on device @d of its report, taken (ba_device_hold)
+ * with a reference to the report. */
+void ba_device_hold(struct blkalign_report *r, struct ba_device *d)
+{
+	d->plans++;
+	blkalign_report_ref(r);
+}
+
+/* Let go of @d and @r: the device is freed if the report cleared it
+ * meanwhile, the report if this was its last reference. */
+void ba_device_put(struct blkalign_report *r, struct ba_device *d)
+{
+	if (!--d->plans && d->cleared) {
+		ba_device_release(d);
+		free(d);
+	}
+	blkalign_report_unref(r);
 }
 
 /**

@@ -288,7 +288,7 @@ int blkalign_fix_disk(struct blkalign_ctx *ctx, struct blkalign_fix_target *t,
 		return -EINVAL;
 	*out = NULL;
 	if (!path || !given ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_FIX_OPTS_SIZE0) ||
 	    (!t && !o->dry_run) || partition < 0)
 		return -EINVAL;
 	if (!ctx) {
@@ -325,7 +325,7 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 		return -EINVAL;
 	*out = NULL;
 	if (!t || !given ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_FIX_OPTS_SIZE0))
 		return -EINVAL;
 	r = run_new();
 	if (!r)

@@ -307,7 +307,7 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 
 	memset(res, 0, sizeof(*res));
 	if (!d || !pp || !given ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_FIX_OPTS_SIZE0) ||
 	    !o->journal || (!t && !o->dry_run))
 		return -EINVAL;
 	j = calloc(1, sizeof(*j));
@@ -449,7 +449,7 @@ int ba_fix_resume(struct blkalign_fix_target *t, bool rollback,
 
 	memset(res, 0, sizeof(*res));
 	if (!t || !given ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)) ||
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_FIX_OPTS_SIZE0) ||
 	    !o->journal)
 		return -EINVAL;
 	t->io.writes = t->io.flushes = t->io.read_back = 0;

@@ -340,7 +340,8 @@ int blkalign_trace_new(struct blkalign_ctx *ctx, const char *device,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (opts && ba_sized_copy(&copy, sizeof(copy), opts, sizeof(copy)))
+	if (opts &&
+	    ba_sized_copy(&copy, sizeof(copy), opts, BA_TRACE_OPTS_SIZE0))
 		return -EINVAL;
 	t = calloc(1, sizeof(*t));
 	if (!t)

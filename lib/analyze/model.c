@@ -151,7 +151,8 @@ static void fill_defaults(struct blkalign_model_geometry *g)
 int ba_model_geometry_in(struct blkalign_model_geometry *copy,
 			 const struct blkalign_model_geometry *in)
 {
-	if (!in || ba_sized_copy(copy, sizeof(*copy), in, sizeof(*copy)))
+	if (!in ||
+	    ba_sized_copy(copy, sizeof(*copy), in, BA_MODEL_GEOMETRY_SIZE0))
 		return -EINVAL;
 	copy->size = sizeof(*copy);
 	return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blkalignP.h"
+#include "plan.h"
 
 static bool has_partitions(const struct blkalign_device *d)
 {
@@ -46,6 +47,7 @@ int blkalign_report_plan(struct blkalign_report *r, const char *cmd,
 {
 	const struct blkalign_device *d;
 	struct ba_device *bd;
+	struct ba_plan *p;
 	int rc;
 
 	if (!out)
@@ -81,7 +83,13 @@ int blkalign_report_plan(struct blkalign_report *r, const char *cmd,
 		return -EINVAL;
 	}
 	rc = blkalign_plan_new(d, out);
-	if (rc)
+	if (rc) {
 		ba_log(r->ctx, "cannot plan '%s': %s", d->path, strerror(-rc));
-	return rc;
+		return rc;
+	}
+	p = (struct ba_plan *)*out;
+	p->report = r;
+	p->held = bd;
+	ba_device_hold(r, bd);
+	return 0;
 }

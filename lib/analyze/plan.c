@@ -1406,6 +1406,8 @@ void blkalign_plan_free(struct blkalign_plan *pub)
 		return;
 	free(p->parts);
 	ba_pool_release(&p->pool);
+	if (p->report)
+		ba_device_put(p->report, p->held);
 	free(p);
 }
 

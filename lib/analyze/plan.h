@@ -94,6 +94,10 @@ struct ba_plan {
 	struct ba_pool pool;
 	int *content; /* while building: the stack layer in each layer */
 	bool nomem;   /* a command could not be recorded */
+	/* made by blkalign_report_plan: pub.device is @held's, which the
+	 * plan keeps alive with a reference to @report (ba_device_hold) */
+	struct blkalign_report *report;
+	struct ba_device *held;
 };
 
 #endif /* BLKALIGN_PLAN_H */

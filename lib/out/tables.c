@@ -97,11 +97,6 @@ int blkalign_text_table_columns_check(enum blkalign_text_table t,
 	return ba_columns_select(c, n, list, &sel, bad, badlen);
 }
 
-/* The size of struct blkalign_text_opts in its first version. */
-#define FIRST_SIZE                                    \
-	(offsetof(struct blkalign_text_opts, width) + \
-	 sizeof(((struct blkalign_text_opts *)0)->width))
-
 /**
  * ba_text_opts_get: a caller's @o into @opts, zero past a caller's
  * smaller struct (fields are only ever added).
@@ -113,7 +108,7 @@ int ba_text_opts_get(enum blkalign_text_table t,
 		     struct blkalign_text_opts *opts)
 {
 	*opts = (struct blkalign_text_opts){0};
-	if (!o || o->size < FIRST_SIZE ||
+	if (!o || o->size < BA_TEXT_OPTS_SIZE0 ||
 	    blkalign_text_table_columns_check(t, o->columns, NULL, NULL))
 		return -EINVAL;
 	memcpy(opts, o, o->size < sizeof(*opts) ? o->size : sizeof(*opts));

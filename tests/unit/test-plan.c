@@ -937,6 +937,9 @@ struct report_row {
 	int ndevices;
 	int want_rc;
 	const char *want_log; /* in what it said; NULL: nothing */
+	/* the plan read after its report let go of its device: 1 cleared
+	 * (blkalign_report_clear), 2 cleared and its last reference gone */
+	int free_first;
 };
 
 static const struct report_row report_rows[] = {
@@ -957,7 +960,30 @@ static const struct report_row report_rows[] = {
 	 -EINVAL, "fix needs a dos or GPT partition table"},
 	{"two-devices", "gpt", NULL, false, 0, 2, -EINVAL, NULL},
 	{"none", "gpt", NULL, false, 0, 0, -EINVAL, NULL},
+	/* the plan holds its report and device (run under valgrind or ASan:
+	 * a read of a freed device is an error there) */
+	{"report-cleared-first", "gpt", NULL, false, 0, 1, 0, NULL, 1},
+	{"report-freed-first", "dos", NULL, false, 0, 1, 0, NULL, 2},
 };
+
+/* What the plan says after its report let go of the device: the device
+ * it points to, and the sfdisk script made from it (63 moved to 2048). */
+static void read_plan_alone(const struct report_row *r,
+			    const struct blkalign_plan *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	assert_string_equal(p->device->scheme, r->scheme);
+	assert_int_equal(p->device->nlayers, 2);
+	assert_int_equal(blkalign_plan_write_sfdisk(p, 0, out), 0);
+	assert_int_equal(fclose(out), 0);
+	if (!strstr(text, "start=2048,") || !strstr(text, r->scheme))
+		fail_msg("%s: sfdisk script \"%s\"", r->name, text);
+	free(text);
+}
 
 static void keep_log(void *data, const char *msg)
 {
@@ -1011,6 +1037,17 @@ static void test_report(void **state)
 			 r->want_log);
 	if (!r->want_log && r->want_rc == 0 && log[0])
 		fail_msg("%s: said \"%s\"", r->name, log);
+	if (r->free_first) {
+		blkalign_report_clear(rep);
+		assert_int_equal(blkalign_report_ndevices(rep), 0);
+		if (r->free_first == 2) {
+			blkalign_report_unref(rep);
+			blkalign_ctx_unref(ctx);
+			rep = NULL;
+			ctx = NULL;
+		}
+		read_plan_alone(r, p);
+	}
 	blkalign_plan_free(p);
 	blkalign_report_unref(rep);
 	blkalign_ctx_unref(ctx);

@@ -201,7 +201,8 @@ int blkalign_bench_sweep(struct blkalign_ctx *ctx, const char *path,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!given || ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+	if (!given ||
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_BENCH_OPTS_SIZE0))
 		return -EINVAL;
 	r = calloc(1, sizeof(*r));
 	if (!r)

@@ -958,7 +958,7 @@ int blkalign_bench_compare(struct blkalign_ctx *ctx, const char *path,
 		return -EINVAL;
 	*out = NULL;
 	if (!given || !path ||
-	    ba_sized_copy(&copy, sizeof(copy), given, sizeof(copy)))
+	    ba_sized_copy(&copy, sizeof(copy), given, BA_BENCH_OPTS_SIZE0))
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
