@@ -77,9 +77,14 @@ struct plot {
 static void compare_side(const struct blkalign_bench_side *s, size_t i,
 			 double x, const struct plot *pl, FILE *out)
 {
-	double h = pl->h * s->median_bytes_per_s / pl->ymax;
-	double ylo = pl->top + pl->h - pl->h * s->min_bytes_per_s / pl->ymax;
-	double yhi = pl->top + pl->h - pl->h * s->max_bytes_per_s / pl->ymax;
+	double h = pl->h * blkalign_bench_side_get_median_bytes_per_s(s) /
+		   pl->ymax;
+	double ylo =
+		pl->top + pl->h -
+		pl->h * blkalign_bench_side_get_min_bytes_per_s(s) / pl->ymax;
+	double yhi =
+		pl->top + pl->h -
+		pl->h * blkalign_bench_side_get_max_bytes_per_s(s) / pl->ymax;
 
 	fprintf(out,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
@@ -91,28 +96,30 @@ static void compare_side(const struct blkalign_bench_side *s, size_t i,
 		x, pl->top + pl->h - h, pl->bar_w, h, i ? "#2a9d4b" : "#c2504a",
 		x + pl->bar_w / 2, ylo, x + pl->bar_w / 2, yhi,
 		x + pl->bar_w / 2, pl->top + pl->h - h - 6,
-		s->median_bytes_per_s / 1048576.0);
+		blkalign_bench_side_get_median_bytes_per_s(s) / 1048576.0);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
 		x + pl->bar_w / 2, pl->top + pl->h + 18);
-	xml_text(s->label, out);
+	xml_text(blkalign_bench_side_get_label(s), out);
 	fputs(" ", out);
-	xml_text(s->path, out);
+	xml_text(blkalign_bench_side_get_path(s), out);
 	fprintf(out,
 		"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
 		"text-anchor=\"middle\">soft block %" PRIu32 "</text>\n",
-		x + pl->bar_w / 2, pl->top + pl->h + 34, s->soft_block_size);
-	if (s->traced)
+		x + pl->bar_w / 2, pl->top + pl->h + 34,
+		blkalign_bench_side_get_soft_block_size(s));
+	if (blkalign_bench_side_get_traced(s))
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
 			"%" PRIu64 " requests, %.0f bytes each</text>\n",
-			x + pl->bar_w / 2, pl->top + pl->h + 50, s->requests,
-			s->request_avg);
-	if (s->model_requests)
+			x + pl->bar_w / 2, pl->top + pl->h + 50,
+			blkalign_bench_side_get_requests(s),
+			blkalign_bench_side_get_request_avg(s));
+	if (blkalign_bench_side_get_model_requests(s))
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
 			"model: %" PRIu64 " requests</text>\n",
 			x + pl->bar_w / 2, pl->top + pl->h + 66,
-			s->model_requests);
+			blkalign_bench_side_get_model_requests(s));
 }
 
 /**
@@ -125,9 +132,13 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 	struct plot pl;
 	char words[1024];
 
-	for (size_t i = 0; i < c->nsides; i++)
-		if (c->sides[i].max_bytes_per_s > ymax)
-			ymax = c->sides[i].max_bytes_per_s;
+	for (size_t i = 0; i < blkalign_bench_compare_get_nsides(c); i++) {
+		const struct blkalign_bench_side *s =
+			blkalign_bench_compare_get_side(c, i);
+
+		if (blkalign_bench_side_get_max_bytes_per_s(s) > ymax)
+			ymax = blkalign_bench_side_get_max_bytes_per_s(s);
+	}
 	ymax *= 1.15;
 	pl = (struct plot){top, plot_h, bar_w, ymax};
 	fprintf(out,
@@ -138,13 +149,14 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 		"<text x=\"10\" y=\"22\" font-size=\"15\">",
 		W, H, W, H);
-	xml_text(c->path, out);
+	xml_text(blkalign_bench_compare_get_path(c), out);
 	fprintf(out,
 		": %s, %s %s of %" PRIu32 " bytes, median MiB/s "
 		"(whiskers: slowest and fastest pass)</text>\n",
-		blkalign_bench_test_name(c->test),
-		c->direct ? "direct" : "buffered",
-		c->write ? "writes" : "reads", c->io_size);
+		blkalign_bench_test_name(blkalign_bench_compare_get_test(c)),
+		blkalign_bench_compare_get_direct(c) ? "direct" : "buffered",
+		blkalign_bench_compare_get_write(c) ? "writes" : "reads",
+		blkalign_bench_compare_get_io_size(c));
 	for (int i = 0; i <= 4; i++) {
 		double y = top + plot_h - plot_h * i / 4;
 
@@ -155,8 +167,8 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 			left, y, W - 20, y, left - 6, y + 4,
 			ymax * i / 4 / 1048576.0);
 	}
-	for (size_t i = 0; i < c->nsides; i++)
-		compare_side(&c->sides[i], i,
+	for (size_t i = 0; i < blkalign_bench_compare_get_nsides(c); i++)
+		compare_side(blkalign_bench_compare_get_side(c, i), i,
 			     left + 60 + (double)i * (bar_w + 140), &pl, out);
 	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
 		words_lines(words, 10, top + plot_h + 92, 110, out);
@@ -168,15 +180,24 @@ int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
 		      double x, const struct plot *pl, FILE *out)
 {
-	const struct blkalign_bench_phase *p = &r->phases[k];
+	const struct blkalign_bench_phase *p =
+		blkalign_bench_result_get_phase(r, k);
 	double w = pl->bar_w * 0.7;
-	double h = pl->h * (double)p->median_ns / pl->ymax;
-	double y25 = pl->top + pl->h - pl->h * (double)p->p25_ns / pl->ymax;
-	double y75 = pl->top + pl->h - pl->h * (double)p->p75_ns / pl->ymax;
-	bool fast = p->fast && r->verdict == BLKALIGN_BENCH_PENALTY;
+	double h = pl->h * (double)blkalign_bench_phase_get_median_ns(p) /
+		   pl->ymax;
+	double y25 =
+		pl->top + pl->h -
+		pl->h * (double)blkalign_bench_phase_get_p25_ns(p) / pl->ymax;
+	double y75 =
+		pl->top + pl->h -
+		pl->h * (double)blkalign_bench_phase_get_p75_ns(p) / pl->ymax;
+	bool fast =
+		blkalign_bench_phase_get_fast(p) &&
+		blkalign_bench_result_get_verdict(r) == BLKALIGN_BENCH_PENALTY;
 	char lab[24];
 
-	blkalign_latency_format(p->median_ns, lab, sizeof(lab));
+	blkalign_latency_format(blkalign_bench_phase_get_median_ns(p), lab,
+				sizeof(lab));
 	fprintf(out,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
@@ -194,7 +215,8 @@ static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
 	fprintf(out,
 		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 		"%" PRIu32 " (%" PRIu64 ")</text>\n",
-		x + w / 2, pl->top + pl->h + 16, k, p->offset);
+		x + w / 2, pl->top + pl->h + 16, k,
+		blkalign_bench_phase_get_offset(p));
 }
 
 /*
@@ -210,11 +232,15 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 	struct plot pl;
 	char words[512], lab[24];
 
-	for (uint32_t k = 0; k < r->nphases; k++)
-		if (r->phases[k].p75_ns > ymax)
-			ymax = r->phases[k].p75_ns;
+	for (uint32_t k = 0; k < blkalign_bench_result_get_nphases(r); k++)
+		if (blkalign_bench_phase_get_p75_ns(
+			    blkalign_bench_result_get_phase(r, k)) > ymax)
+			ymax = blkalign_bench_phase_get_p75_ns(
+				blkalign_bench_result_get_phase(r, k));
 	ymax += ymax / 10;
-	bar_w = plot_w / (r->nphases ? r->nphases : 1);
+	bar_w = plot_w / (blkalign_bench_result_get_nphases(r)
+				  ? blkalign_bench_result_get_nphases(r)
+				  : 1);
 	fprintf(out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
@@ -223,11 +249,15 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		W, H, W, H);
 	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
-	xml_text(r->path ? r->path : "-", out);
+	xml_text(blkalign_bench_result_get_path(r)
+			 ? blkalign_bench_result_get_path(r)
+			 : "-",
+		 out);
 	fprintf(out,
 		": median %s latency of %" PRIu32 "-byte I/O by phase "
 		"(whiskers: 25th-75th percentile)</text>\n",
-		r->write ? "write" : "read", r->io_size);
+		blkalign_bench_result_get_write(r) ? "write" : "read",
+		blkalign_bench_result_get_io_size(r));
 	/* gridlines with their latency labels */
 	for (int i = 0; i <= 4; i++) {
 		double y = top + plot_h - plot_h * i / 4;
@@ -241,7 +271,9 @@ int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 			left, y, W - right, y, left - 6, y + 4, lab);
 	}
 	pl = (struct plot){top, plot_h, bar_w, (double)ymax};
-	for (uint32_t k = 0; k < r->nphases && r->rounds_done; k++)
+	for (uint32_t k = 0; k < blkalign_bench_result_get_nphases(r) &&
+			     blkalign_bench_result_get_rounds_done(r);
+	     k++)
 		sweep_bar(r, k, left + bar_w * k + bar_w * 0.15, &pl, out);
 	fprintf(out,
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "

@@ -75,10 +75,13 @@ static int list_codes(bool json)
 		}
 		return 0;
 	}
-	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
-	     c++)
-		printf("%-28s %-8s %s\n", c->code,
-		       blkalign_severity_name(c->severity), c->summary);
+	for (size_t i = 0; i < blkalign_finding_ncodes(); i++) {
+		const struct blkalign_code *c = blkalign_finding_code(i);
+
+		printf("%-28s %-8s %s\n", blkalign_code_get_code(c),
+		       blkalign_severity_name(blkalign_code_get_severity(c)),
+		       blkalign_code_get_summary(c));
+	}
 	return 0;
 }
 
@@ -242,13 +245,17 @@ static void say_problems(const struct blkalign_report *report,
 		const struct blkalign_device *d =
 			blkalign_report_device(report, i);
 
-		if (d->nproblems)
+		size_t n = blkalign_device_get_nproblems(d);
+
+		if (n)
 			progress_clear(p);
-		for (size_t k = 0; k < d->nproblems; k++)
-			if (d->failed)
-				cli_warnx("%s", d->problems[k]);
+		for (size_t k = 0; k < n; k++)
+			if (blkalign_device_get_failed(d))
+				cli_warnx("%s",
+					  blkalign_device_get_problem(d, k));
 			else
-				cli_warnx("%s: %s", d->path, d->problems[k]);
+				cli_warnx("%s: %s", blkalign_device_get_path(d),
+					  blkalign_device_get_problem(d, k));
 	}
 }
 

@@ -434,7 +434,8 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 	blkalign_fix_target_close(t);
 	if (rc)
 		cli_warnx("cannot fix '%s': %s", a->target, strerror(-rc));
-	return *run ? (*run)->status : BLKALIGN_STATUS_FAILED;
+	return *run ? blkalign_fix_run_get_status(*run)
+		    : BLKALIGN_STATUS_FAILED;
 }
 
 /* What the run did, as text or JSON on stdout, its errors on stderr. */
@@ -442,7 +443,7 @@ static int print_run(const struct fix_args *a,
 		     const struct blkalign_fix_run *run, int status)
 {
 	bool dry = !a->yes && !a->resume && !a->rollback;
-	size_t n = run ? run->noutcomes : 0;
+	size_t n = blkalign_fix_run_get_noutcomes(run);
 	struct blkalign_text_opts to;
 	int rc;
 
@@ -464,15 +465,20 @@ static int print_run(const struct fix_args *a,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct blkalign_fix_outcome *o = &run->outcomes[i];
+		const struct blkalign_fix_outcome *o =
+			blkalign_fix_run_get_outcome(run, i);
+		const struct blkalign_fix_result *r =
+			blkalign_fix_outcome_get_result(o);
+		int orc = blkalign_fix_outcome_get_rc(o);
+		const char *msg = blkalign_fix_result_get_message(r);
 
-		if (!o->rc || o->rc == -EALREADY || !o->res.message)
+		if (!orc || orc == -EALREADY || !msg)
 			continue;
-		if (o->res.number)
-			cli_warnx("partition %d: %s", o->res.number,
-				  o->res.message);
+		if (blkalign_fix_result_get_number(r))
+			cli_warnx("partition %d: %s",
+				  blkalign_fix_result_get_number(r), msg);
 		else
-			cli_warnx("%s", o->res.message);
+			cli_warnx("%s", msg);
 	}
 	if (fflush(stdout) == EOF)
 		status = blkalign_status_merge(status, BLKALIGN_STATUS_FAILED);

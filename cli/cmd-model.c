@@ -192,6 +192,7 @@ static void apply_overrides(const struct opts *o,
 static int one_workload(const struct opts *o, const char *name, bool custom,
 			struct blkalign_workload *w)
 {
+	w->size = sizeof(*w);
 	if (blkalign_workload_preset(name, w)) {
 		cli_warnx("unknown workload '%s'", name);
 		return -EINVAL;
@@ -276,35 +277,42 @@ struct target_layers {
 static int pick_layers(const struct opts *o, const struct blkalign_device *d,
 		       struct target_layers *t)
 {
-	size_t want = 0;
+	size_t want = 0, nlayers = blkalign_device_get_nlayers(d);
 
-	t->l = calloc(d->nlayers + 1, sizeof(*t->l));
-	t->names = calloc(d->nlayers + 1, sizeof(*t->names));
+	t->l = calloc(nlayers + 1, sizeof(*t->l));
+	t->names = calloc(nlayers + 1, sizeof(*t->names));
 	if (!t->l || !t->names)
 		return -ENOMEM;
-	for (size_t i = 1; i < d->nlayers; i++) {
-		const struct blkalign_layer *l = &d->layers[i];
+	for (size_t i = 0; i <= nlayers; i++)
+		t->l[i].size = sizeof(t->l[i]);
+	for (size_t i = 1; i < nlayers; i++) {
+		const struct blkalign_layer *l =
+			blkalign_device_get_layer(d, i);
+		enum blkalign_layer_kind kind = blkalign_layer_get_kind(l);
 
-		if ((l->kind != BLKALIGN_LAYER_PARTITION &&
-		     l->kind != BLKALIGN_LAYER_BSD) ||
-		    l->extended || !l->size)
+		if ((kind != BLKALIGN_LAYER_PARTITION &&
+		     kind != BLKALIGN_LAYER_BSD) ||
+		    blkalign_layer_get_extended(l) ||
+		    !blkalign_layer_get_size(l))
 			continue;
-		if (o->partition && l->number != o->partition)
+		if (o->partition &&
+		    blkalign_layer_get_number(l) != o->partition)
 			continue;
 		if (blkalign_model_layer_from_device(d, i, &t->l[t->n]))
 			return -EINVAL;
-		t->names[t->n++] = l->name;
+		t->names[t->n++] = blkalign_layer_get_name(l);
 		want++;
 	}
 	if (o->partition && !want) {
-		cli_warnx("'%s' has no partition %" PRId64, d->path,
-			  o->partition);
+		cli_warnx("'%s' has no partition %" PRId64,
+			  blkalign_device_get_path(d), o->partition);
 		return -ENOENT;
 	}
 	if (!t->n) {
 		if (blkalign_model_layer_from_device(d, 0, &t->l[0]))
 			return -EINVAL;
-		t->names[0] = d->layers[0].name;
+		t->names[0] = blkalign_layer_get_name(
+			blkalign_device_get_layer(d, 0));
 		t->n = 1;
 	}
 	return 0;
@@ -531,8 +539,9 @@ static int one_layer(const struct opts *o, struct target_layers *t)
 	t->names = calloc(1, sizeof(*t->names));
 	if (!t->l || !t->names)
 		return -ENOMEM;
+	t->l[0].size = sizeof(t->l[0]);
 	t->l[0].start = o->start;
-	t->l[0].size = o->size;
+	t->l[0].length = o->size;
 	t->names[0] = "layer";
 	t->n = 1;
 	return 0;
@@ -542,15 +551,17 @@ static int one_layer(const struct opts *o, struct target_layers *t)
 static int device_layers(const struct opts *o, const struct blkalign_device *d,
 			 struct target_layers *t)
 {
+	uint64_t size;
+
 	if (!o->start_set && !o->size_set)
 		return pick_layers(o, d, t);
 	if (one_layer(o, t))
 		return -ENOMEM;
 	blkalign_model_layer_from_device(d, 0, &t->l[0]);
 	t->l[0].start = o->start;
-	t->l[0].size = o->size_set
-			       ? o->size
-			       : (d->size > o->start ? d->size - o->start : 0);
+	size = blkalign_device_get_size(d);
+	t->l[0].length =
+		o->size_set ? o->size : (size > o->start ? size - o->start : 0);
 	return 0;
 }
 
@@ -601,9 +612,10 @@ audit_target(const struct opts *o, const char *target,
 		return NULL;
 	}
 	d = blkalign_report_device(report, 0);
-	for (size_t k = 0; k < d->nproblems; k++)
-		cli_warnx("%s: %s", d->path, d->problems[k]);
-	return d->failed ? NULL : d;
+	for (size_t k = 0; k < blkalign_device_get_nproblems(d); k++)
+		cli_warnx("%s: %s", blkalign_device_get_path(d),
+			  blkalign_device_get_problem(d, k));
+	return blkalign_device_get_failed(d) ? NULL : d;
 }
 
 /* The models of every workload on every layer, and the layers' names. */
@@ -699,7 +711,8 @@ static int target_layers(const struct opts *o, const char **target,
 	if (!d)
 		return status;
 	if (!*target)
-		*target = d->path; /* --from: the one device saved */
+		*target =
+			blkalign_device_get_path(d); /* --from: the one saved */
 	blkalign_model_geometry_from_device(d, g);
 	return device_layers(o, d, t) ? BLKALIGN_STATUS_FAILED : 0;
 }

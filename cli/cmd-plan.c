@@ -60,22 +60,24 @@ static unsigned int plan_status(const struct blkalign_plan *p, int only)
 	unsigned int status = 0;
 	size_t shown = 0;
 
-	for (size_t k = 0; k < p->nparts; k++) {
-		const struct blkalign_plan_part *pp = &p->parts[k];
+	for (size_t k = 0; k < blkalign_plan_get_nparts(p); k++) {
+		const struct blkalign_plan_part *pp =
+			blkalign_plan_get_part(p, k);
+		enum blkalign_plan_action a = blkalign_plan_part_get_action(pp);
 
-		if (only && pp->number != only)
+		if (only && blkalign_plan_part_get_number(pp) != only)
 			continue;
 		shown++;
-		if (pp->action == BLKALIGN_PLAN_MOVE ||
-		    pp->action == BLKALIGN_PLAN_RESIZE)
+		if (a == BLKALIGN_PLAN_MOVE || a == BLKALIGN_PLAN_RESIZE)
 			status |= BLKALIGN_STATUS_FINDINGS;
-		if (pp->action == BLKALIGN_PLAN_IMPOSSIBLE)
+		if (a == BLKALIGN_PLAN_IMPOSSIBLE)
 			status |= BLKALIGN_STATUS_INCOMPLETE;
 	}
 	if (only && !shown) {
-		status |= cli_usage_error("plan",
-					  "'%s' has no partition %d to plan",
-					  p->device->path, only);
+		status |= cli_usage_error(
+			"plan", "'%s' has no partition %d to plan",
+			blkalign_device_get_path(blkalign_plan_get_device(p)),
+			only);
 	}
 	return status;
 }

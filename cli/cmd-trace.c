@@ -414,10 +414,10 @@ static int print_trace(struct blkalign_trace *t, const struct trace_args *a)
 	int status = 0;
 	struct rusage ru;
 
-	if (s->lost_events)
+	if (blkalign_trace_summary_get_lost_events(s))
 		cli_warnx("%" PRIu64 " events were lost: the counts are low "
 			  "(try a larger --buffer-size)",
-			  s->lost_events);
+			  blkalign_trace_summary_get_lost_events(s));
 	if (a->json) {
 		if (blkalign_trace_write_json(t, cli_json_stdout())) {
 			cli_warnx("cannot write the JSON output");

@@ -63,7 +63,7 @@ cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 	}
 	d = blkalign_report_device(*repp, 0);
 	rc = blkalign_report_plan(*repp, cmd, 0, &plan);
-	if (!d->failed)
+	if (!blkalign_device_get_failed(d))
 		*status |= blkalign_report_status(*repp) &
 			   BLKALIGN_STATUS_INCOMPLETE;
 	if (rc) {

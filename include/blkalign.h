@@ -10,12 +10,19 @@
  * Handles: the shared ones (ctx, report) are opaque and reference
  * counted (_new, _ref, _unref); the others have one owner (trace, plan,
  * fix run, bench results, model: made by _new or the function that
- * computes them, released with _free).  Results are read-only plain
- * structs the library allocates and owns: fields are only ever added at
- * the end, never renamed or removed, and a list is a count and a pointer,
- * never a fixed array.  Structs the caller fills (options, geometries)
- * start with their size, sizeof as the caller was built: a library with
- * more fields reads and writes only the ones the caller has.
+ * computes them, released with _free).  Results (device, layer,
+ * finding, topology, table, plan, fix run, model, trace summary, bench
+ * result...) are opaque too, as in libblkid and libfdisk: the library
+ * allocates and owns them, the caller reads them through typed getters,
+ * blkalign_<object>_get_<field>(), and a list through a count and an
+ * indexed getter (blkalign_device_get_nlayers, blkalign_device_get_layer),
+ * so that a field can be added without breaking a caller.  Getters return
+ * 0 or NULL for a NULL handle or an index past the end; a handle a getter
+ * returns lives as long as the result that holds it.  Structs the caller
+ * fills (options, geometries, the model's layer and workload) start with
+ * their size, sizeof as the caller was built (the _INIT macros set it):
+ * a library with more fields reads and writes only the ones the caller
+ * has.
  *
  * Functions return 0 or a negative errno, or NULL for pointers.  The
  * library never prints and never exits; diagnostics go to the log callback.
@@ -49,28 +56,39 @@ enum blkalign_source {
 	BLKALIGN_SRC_FORMAT,   /* fixed by the image format (VHD, VMDK) */
 };
 
-struct blkalign_value {
-	int64_t value;
-	enum blkalign_source source;
+/*
+ * The geometry and queue limits of one device (blkalign_device_get_topology):
+ * each value with where it came from, by key, as libfdisk's
+ * fdisk_get_*: blkalign_topology_get returns the value (0 for a NULL
+ * handle or an unknown key) and, when @src is not NULL, its source.
+ */
+struct blkalign_topology;
+enum blkalign_topology_key {
+	BLKALIGN_TOPO_LOGICAL_SECTOR_SIZE = 0,
+	BLKALIGN_TOPO_PHYSICAL_SECTOR_SIZE,
+	BLKALIGN_TOPO_MINIMUM_IO_SIZE,
+	BLKALIGN_TOPO_OPTIMAL_IO_SIZE,	/* 0 when ignored as bogus */
+	BLKALIGN_TOPO_ALIGNMENT_OFFSET, /* raw; -1 = misaligned stack */
+	BLKALIGN_TOPO_MAX_SEGMENTS,
+	BLKALIGN_TOPO_MAX_SECTORS_KB,
+	BLKALIGN_TOPO_MAX_SEGMENT_SIZE,
+	BLKALIGN_TOPO_VIRT_BOUNDARY_MASK,
+	BLKALIGN_TOPO_ROTATIONAL,
+	BLKALIGN_TOPO_PAGE_SIZE,
+	BLKALIGN_TOPO_READ_AHEAD_KB, /* queue/read_ahead_kb */
 };
-
-/* The geometry and queue limits of one device. */
-struct blkalign_topology {
-	struct blkalign_value logical_sector_size;
-	struct blkalign_value physical_sector_size;
-	struct blkalign_value minimum_io_size;
-	struct blkalign_value optimal_io_size;	/* 0 when ignored as bogus */
-	struct blkalign_value alignment_offset; /* raw; -1 = misaligned stack */
-	struct blkalign_value max_segments;
-	struct blkalign_value max_sectors_kb;
-	struct blkalign_value max_segment_size;
-	struct blkalign_value virt_boundary_mask;
-	struct blkalign_value rotational;
-	struct blkalign_value page_size;
-	struct blkalign_value read_ahead_kb; /* queue/read_ahead_kb */
-	int64_t optimal_io_size_raw;	     /* as reported, before filtering */
-	const char *optimal_io_note;	     /* why it was ignored, or NULL */
-};
+int64_t blkalign_topology_get(const struct blkalign_topology *t,
+			      enum blkalign_topology_key k,
+			      enum blkalign_source *src);
+/* The key's name in the JSON report ("logical_sector_size"), NULL past
+ * the last key: a loop over every key stops there. */
+const char *blkalign_topology_key_name(enum blkalign_topology_key k);
+/* optimal_io_size as reported, before filtering */
+int64_t
+blkalign_topology_get_optimal_io_size_raw(const struct blkalign_topology *t);
+/* why optimal_io_size was ignored, or NULL */
+const char *
+blkalign_topology_get_optimal_io_note(const struct blkalign_topology *t);
 
 enum blkalign_layer_kind {
 	BLKALIGN_LAYER_DISK = 0,
@@ -85,75 +103,94 @@ enum blkalign_layer_kind {
 };
 
 /* One layer of the storage stack, with absolute byte offsets. */
-struct blkalign_layer {
-	const char *name; /* "sda", "sda2", "disk.img1" */
-	enum blkalign_layer_kind kind;
-	int number;		  /* partition number, 0 for a disk */
-	const char *scheme;	  /* table holding it: "dos", "gpt", "bsd"... */
-	const char *type;	  /* partition type string, or NULL */
-	uint64_t start;		  /* bytes from the start of the device */
-	uint64_t size;		  /* bytes */
-	uint32_t soft_block_size; /* predicted kernel soft block size */
-	int parent;		  /* index into the device's layers, -1 */
-	bool extended;		  /* dos extended container */
-	bool logical;		  /* dos logical partition */
-	int64_t alignment_offset; /* as sysfs would show it, -1 */
-
-	/* Stack layers (md, lvm, luks, filesystem, zfs); 0 when unknown. */
-	const char *version;  /* metadata version: "1.2", "2"... */
-	uint32_t unit;	      /* fs block, LUKS sector, 2^ashift */
-	uint32_t sector_size; /* fs sector size (XFS) */
-	int32_t raid_level;   /* md level, -1 linear */
-	uint32_t raid_disks;
-	uint32_t raid_data_disks;
-	uint64_t raid_chunk;	    /* bytes */
-	uint64_t raid_stripe_width; /* bytes: chunk x data disks */
-	uint64_t data_offset;	    /* bytes from the parent's start */
-	uint64_t extent_size;	    /* LVM extent, bytes */
-	uint64_t fs_stride;	    /* ext4 stride / XFS sunit, bytes */
-	uint64_t fs_stripe_width;   /* ext4 stripe_width / XFS swidth */
-	uint32_t zfs_ashift;
-
-	/* A device-mapper device: where its first target starts below. */
-	const char *lower_device; /* "vdj", or "254:144" */
-	uint64_t lower_start;	  /* bytes on the lower device */
-
-	/* Stack layers: bytes the contents use from where they begin
-	 * (start - data_offset: swap and FAT count their header); 0 unknown. */
-	uint64_t used_size;
-
-	/* Partitions: what the table records beside the extent. */
-	const char *uuid;      /* GPT partition GUID, dos "<disk id>-NN" */
-	const char *part_name; /* GPT partition name, or NULL */
-
-	/* An md member on a live system: the array the kernel assembled
-	 * from it (its holders/ in sysfs), or NULL. */
-	const char *array;
-
-	/* An md array on a live system (its slaves/): the largest physical
-	 * sector of the members' disks, and how many members' data starts
-	 * off their disk's physical sector grid; 0 when unknown. */
-	uint32_t raid_member_physical;
-	uint32_t raid_members_misaligned;
-
-	/* A dos logical partition: where its EBR is, in bytes from the
-	 * start of the disk (fdisk and libfdisk leave it where it was when
-	 * they move the partition: it need not sit just before it); 0 when
-	 * not known. */
-	uint64_t ebr;
-
-	/* A partition whose contents' used blocks were mapped
-	 * (blkalign_ctx_set_used_maps; docs/fix.md, "Used blocks"): the
-	 * bytes of it a move copies (the map's extents in whole sectors,
-	 * with its first MiB, gaps under 64 KiB closed); the map's source
-	 * ("libext2fs", "xfs-bnobt", ..., "whole": no map for these
-	 * contents); and why fix would not trust the map (contents not
-	 * clean, a map that contradicts itself), else NULL.  0 and NULL
-	 * when not read. */
-	uint64_t map_bytes;
-	const char *map_source;
-	const char *map_problem;
-};
+struct blkalign_layer;
+/* "sda", "sda2", "disk.img1" */
+const char *blkalign_layer_get_name(const struct blkalign_layer *l);
+enum blkalign_layer_kind
+blkalign_layer_get_kind(const struct blkalign_layer *l);
+/* partition number, 0 for a disk */
+int blkalign_layer_get_number(const struct blkalign_layer *l);
+/* table holding it: "dos", "gpt", "bsd"... */
+const char *blkalign_layer_get_scheme(const struct blkalign_layer *l);
+/* partition type string, or NULL */
+const char *blkalign_layer_get_type(const struct blkalign_layer *l);
+/* bytes from the start of the device */
+uint64_t blkalign_layer_get_start(const struct blkalign_layer *l);
+/* bytes */
+uint64_t blkalign_layer_get_size(const struct blkalign_layer *l);
+/* predicted kernel soft block size */
+uint32_t blkalign_layer_get_soft_block_size(const struct blkalign_layer *l);
+/* index into the device's layers, -1 */
+int blkalign_layer_get_parent(const struct blkalign_layer *l);
+/* dos extended container */
+bool blkalign_layer_get_extended(const struct blkalign_layer *l);
+/* dos logical partition */
+bool blkalign_layer_get_logical(const struct blkalign_layer *l);
+/* as sysfs would show it, -1 */
+int64_t blkalign_layer_get_alignment_offset(const struct blkalign_layer *l);
+/* Stack layers (md, lvm, luks, filesystem, zfs); 0 when unknown. */
+/* metadata version: "1.2", "2"... */
+const char *blkalign_layer_get_version(const struct blkalign_layer *l);
+/* fs block, LUKS sector, 2^ashift */
+uint32_t blkalign_layer_get_unit(const struct blkalign_layer *l);
+/* fs sector size (XFS) */
+uint32_t blkalign_layer_get_sector_size(const struct blkalign_layer *l);
+/* md level, -1 linear */
+int32_t blkalign_layer_get_raid_level(const struct blkalign_layer *l);
+uint32_t blkalign_layer_get_raid_disks(const struct blkalign_layer *l);
+uint32_t blkalign_layer_get_raid_data_disks(const struct blkalign_layer *l);
+/* bytes */
+uint64_t blkalign_layer_get_raid_chunk(const struct blkalign_layer *l);
+/* bytes: chunk x data disks */
+uint64_t blkalign_layer_get_raid_stripe_width(const struct blkalign_layer *l);
+/* bytes from the parent's start */
+uint64_t blkalign_layer_get_data_offset(const struct blkalign_layer *l);
+/* LVM extent, bytes */
+uint64_t blkalign_layer_get_extent_size(const struct blkalign_layer *l);
+/* ext4 stride / XFS sunit, bytes */
+uint64_t blkalign_layer_get_fs_stride(const struct blkalign_layer *l);
+/* ext4 stripe_width / XFS swidth */
+uint64_t blkalign_layer_get_fs_stripe_width(const struct blkalign_layer *l);
+uint32_t blkalign_layer_get_zfs_ashift(const struct blkalign_layer *l);
+/* A device-mapper device: where its first target starts below. */
+/* "vdj", or "254:144" */
+const char *blkalign_layer_get_lower_device(const struct blkalign_layer *l);
+/* bytes on the lower device */
+uint64_t blkalign_layer_get_lower_start(const struct blkalign_layer *l);
+/* Stack layers: bytes the contents use from where they begin
+ * (start - data_offset: swap and FAT count their header); 0 unknown. */
+uint64_t blkalign_layer_get_used_size(const struct blkalign_layer *l);
+/* Partitions: what the table records beside the extent. */
+/* GPT partition GUID, dos "<disk id>-NN" */
+const char *blkalign_layer_get_uuid(const struct blkalign_layer *l);
+/* GPT partition name, or NULL */
+const char *blkalign_layer_get_part_name(const struct blkalign_layer *l);
+/* An md member on a live system: the array the kernel assembled
+ * from it (its holders/ in sysfs), or NULL. */
+const char *blkalign_layer_get_array(const struct blkalign_layer *l);
+/* An md array on a live system (its slaves/): the largest physical
+ * sector of the members' disks, and how many members' data starts
+ * off their disk's physical sector grid; 0 when unknown. */
+uint32_t
+blkalign_layer_get_raid_member_physical(const struct blkalign_layer *l);
+uint32_t
+blkalign_layer_get_raid_members_misaligned(const struct blkalign_layer *l);
+/* A dos logical partition: where its EBR is, in bytes from the
+ * start of the disk (fdisk and libfdisk leave it where it was when
+ * they move the partition: it need not sit just before it); 0 when
+ * not known. */
+uint64_t blkalign_layer_get_ebr(const struct blkalign_layer *l);
+/* A partition whose contents' used blocks were mapped
+ * (blkalign_ctx_set_used_maps; docs/fix.md, "Used blocks"): the
+ * bytes of it a move copies (the map's extents in whole sectors,
+ * with its first MiB, gaps under 64 KiB closed); the map's source
+ * ("libext2fs", "xfs-bnobt", ..., "whole": no map for these
+ * contents); and why fix would not trust the map (contents not
+ * clean, a map that contradicts itself), else NULL.  0 and NULL
+ * when not read. */
+uint64_t blkalign_layer_get_map_bytes(const struct blkalign_layer *l);
+const char *blkalign_layer_get_map_source(const struct blkalign_layer *l);
+const char *blkalign_layer_get_map_problem(const struct blkalign_layer *l);
 
 enum blkalign_severity {
 	BLKALIGN_INFO = 0,
@@ -167,29 +204,38 @@ enum blkalign_severity {
  * was checked against, remainder how far off the grid it is, suggested the
  * nearest value that fixes it (0 when there is none).
  */
-struct blkalign_finding {
-	const char *code; /* stable: "start-physical", ... */
-	enum blkalign_severity severity;
-	int layer;		 /* index into the device's layers */
-	const char *message;	 /* one line: what is wrong */
-	const char *explanation; /* one line: what it costs */
-	const char *fix;	 /* one line: what to do */
-	uint64_t value;
-	uint64_t granularity;
-	uint64_t remainder;
-	uint64_t suggested;
-	/* soft-block-size only */
-	uint32_t soft_block_size;
-	uint64_t request_cap;	      /* bytes, buffered writes now */
-	uint64_t request_cap_aligned; /* bytes, with a 4 KiB soft block */
-};
+struct blkalign_finding;
+/* stable: "start-physical", ... */
+const char *blkalign_finding_get_code(const struct blkalign_finding *f);
+enum blkalign_severity
+blkalign_finding_get_severity(const struct blkalign_finding *f);
+/* index into the device's layers */
+int blkalign_finding_get_layer(const struct blkalign_finding *f);
+/* one line: what is wrong */
+const char *blkalign_finding_get_message(const struct blkalign_finding *f);
+/* one line: what it costs */
+const char *blkalign_finding_get_explanation(const struct blkalign_finding *f);
+/* one line: what to do */
+const char *blkalign_finding_get_fix(const struct blkalign_finding *f);
+uint64_t blkalign_finding_get_value(const struct blkalign_finding *f);
+uint64_t blkalign_finding_get_granularity(const struct blkalign_finding *f);
+uint64_t blkalign_finding_get_remainder(const struct blkalign_finding *f);
+uint64_t blkalign_finding_get_suggested(const struct blkalign_finding *f);
+/* soft-block-size only */
+uint32_t blkalign_finding_get_soft_block_size(const struct blkalign_finding *f);
+/* bytes, buffered writes now */
+uint64_t blkalign_finding_get_request_cap(const struct blkalign_finding *f);
+/* bytes, with a 4 KiB soft block */
+uint64_t
+blkalign_finding_get_request_cap_aligned(const struct blkalign_finding *f);
 
 /* A finding code: stable name, usual severity, one-line summary. */
-struct blkalign_code {
-	const char *code;
-	enum blkalign_severity severity; /* may be lowered per finding */
-	const char *summary;
-};
+struct blkalign_code;
+const char *blkalign_code_get_code(const struct blkalign_code *c);
+/* may be lowered per finding */
+enum blkalign_severity
+blkalign_code_get_severity(const struct blkalign_code *c);
+const char *blkalign_code_get_summary(const struct blkalign_code *c);
 
 /*
  * What the partition table records beside its partitions.  The usable
@@ -197,52 +243,69 @@ struct blkalign_code {
  * (and when no GPT header could be read) it is assumed: from the second
  * sector to the end.
  */
-struct blkalign_table {
-	const char *id;		/* GPT disk GUID, dos disk id (hex), NULL */
-	uint64_t usable_start;	/* bytes: the first a partition may use */
-	uint64_t usable_end;	/* bytes: one past the last */
-	bool usable_from_table; /* read from a GPT header, not assumed */
-	/* GPT only: "ok", "absent", "corrupt" or "unreadable"; NULL when
-	 * no GPT was looked for (another scheme, or sysfs only) */
-	const char *gpt_primary, *gpt_backup;
-};
+struct blkalign_table;
+/* GPT disk GUID, dos disk id (hex), NULL */
+const char *blkalign_table_get_id(const struct blkalign_table *t);
+/* bytes: the first a partition may use */
+uint64_t blkalign_table_get_usable_start(const struct blkalign_table *t);
+/* bytes: one past the last */
+uint64_t blkalign_table_get_usable_end(const struct blkalign_table *t);
+/* read from a GPT header, not assumed */
+bool blkalign_table_get_usable_from_table(const struct blkalign_table *t);
+/* GPT only: "ok", "absent", "corrupt" or "unreadable"; NULL when
+ * no GPT was looked for (another scheme, or sysfs only) */
+const char *blkalign_table_get_gpt_primary(const struct blkalign_table *t);
+const char *blkalign_table_get_gpt_backup(const struct blkalign_table *t);
 
 /* One audited device or image. */
-struct blkalign_device {
-	const char *path;
-	const char *name;
-	bool is_block_device;
-	uint64_t size; /* bytes */
-	struct blkalign_topology topology;
-	const char *scheme;  /* top-level table type, or NULL */
-	uint64_t bytes_read; /* read from the device for the audit */
-	size_t nlayers;
-	const struct blkalign_layer *layers;
-	size_t nfindings;
-	const struct blkalign_finding *findings; /* worst first */
-	size_t nproblems;
-	const char *const *problems; /* what could not be read */
-	bool failed;		     /* could not be opened at all */
-	/* a partition given as the target: the disk it is on ("sdb")
-	 * and its number; NULL and 0 otherwise */
-	const char *whole_disk;
-	int partition_number;
-	struct blkalign_table table; /* usable_end 0: no table was read */
-	/* an image: its format ("raw", or qemu's name: "qcow2", "vmdk",
-	 * "vhdx", "vpc", "vdi", "qed"), "nbd" for an NBD export; NULL for
-	 * a block device */
-	const char *image_format;
-	uint64_t virtual_size; /* of the disk an image holds; 0: no image */
-	uint32_t cluster_size; /* of the image's format; 0: not recorded */
-	/* of the ranges the audit asked for, bytes not read because the
-	 * NBD export said they read as zeros (block status), or the
-	 * image's own tables did; 0 otherwise */
-	uint64_t bytes_skipped;
-	/* who read an image in a qemu format or an export: "blkalign"
-	 * (its own reader of plain images), "qemu-nbd", "nbd" (the URI's
-	 * server); NULL for raw images and block devices */
-	const char *image_reader;
-};
+struct blkalign_device;
+const char *blkalign_device_get_path(const struct blkalign_device *d);
+const char *blkalign_device_get_name(const struct blkalign_device *d);
+bool blkalign_device_get_is_block_device(const struct blkalign_device *d);
+/* bytes */
+uint64_t blkalign_device_get_size(const struct blkalign_device *d);
+const struct blkalign_topology *
+blkalign_device_get_topology(const struct blkalign_device *d);
+/* top-level table type, or NULL */
+const char *blkalign_device_get_scheme(const struct blkalign_device *d);
+/* read from the device for the audit */
+uint64_t blkalign_device_get_bytes_read(const struct blkalign_device *d);
+size_t blkalign_device_get_nlayers(const struct blkalign_device *d);
+const struct blkalign_layer *
+blkalign_device_get_layer(const struct blkalign_device *d, size_t i);
+size_t blkalign_device_get_nfindings(const struct blkalign_device *d);
+/* worst first */
+const struct blkalign_finding *
+blkalign_device_get_finding(const struct blkalign_device *d, size_t i);
+size_t blkalign_device_get_nproblems(const struct blkalign_device *d);
+/* what could not be read */
+const char *blkalign_device_get_problem(const struct blkalign_device *d,
+					size_t i);
+/* could not be opened at all */
+bool blkalign_device_get_failed(const struct blkalign_device *d);
+/* a partition given as the target: the disk it is on ("sdb")
+ * and its number; NULL and 0 otherwise */
+const char *blkalign_device_get_whole_disk(const struct blkalign_device *d);
+int blkalign_device_get_partition_number(const struct blkalign_device *d);
+/* usable_end 0: no table was read */
+const struct blkalign_table *
+blkalign_device_get_table(const struct blkalign_device *d);
+/* an image: its format ("raw", or qemu's name: "qcow2", "vmdk",
+ * "vhdx", "vpc", "vdi", "qed"), "nbd" for an NBD export; NULL for
+ * a block device */
+const char *blkalign_device_get_image_format(const struct blkalign_device *d);
+/* of the disk an image holds; 0: no image */
+uint64_t blkalign_device_get_virtual_size(const struct blkalign_device *d);
+/* of the image's format; 0: not recorded */
+uint32_t blkalign_device_get_cluster_size(const struct blkalign_device *d);
+/* of the ranges the audit asked for, bytes not read because the
+ * NBD export said they read as zeros (block status), or the
+ * image's own tables did; 0 otherwise */
+uint64_t blkalign_device_get_bytes_skipped(const struct blkalign_device *d);
+/* who read an image in a qemu format or an export: "blkalign"
+ * (its own reader of plain images), "qemu-nbd", "nbd" (the URI's
+ * server); NULL for raw images and block devices */
+const char *blkalign_device_get_image_reader(const struct blkalign_device *d);
 
 /*
  * Topology options for image files; a field of 0 keeps the default.
@@ -462,7 +525,10 @@ int64_t blkalign_alignment_offset(uint64_t start_bytes,
 				  int64_t disk_alignment_offset);
 const char *blkalign_severity_name(enum blkalign_severity s);
 const char *blkalign_layer_kind_name(enum blkalign_layer_kind k);
-const struct blkalign_code *blkalign_finding_codes(void);
+/* Every finding code the library can emit: how many, and the @i-th (NULL
+ * past the last), each read with blkalign_code_get_*. */
+size_t blkalign_finding_ncodes(void);
+const struct blkalign_code *blkalign_finding_code(size_t i);
 const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
 
@@ -543,10 +609,20 @@ struct blkalign_model_geometry {
 		.size = sizeof(struct blkalign_model_geometry) \
 	}
 
-/* The layer a workload runs on: absolute bytes, and md RAID below it. */
+/*
+ * The layer a workload runs on: absolute bytes, and md RAID below it.
+ * The model's inputs (this, the workload) are plain structs with a
+ * leading size like the geometry, not opaque handles: the caller builds
+ * them (presets, from a device, by hand) and keeps arrays of them, and
+ * the library hands them back from a model (blkalign_model_get_*) to be
+ * run again.  The caller sets @size (BLKALIGN_MODEL_LAYER_INIT) before
+ * the library fills one or reads it: a library with more fields reads
+ * and writes only the caller's.
+ */
 struct blkalign_model_layer {
+	size_t size;	     /* sizeof(struct blkalign_model_layer) */
 	uint64_t start;	     /* bytes from the start of the device */
-	uint64_t size;	     /* bytes */
+	uint64_t length;     /* bytes (size is the struct's) */
 	uint32_t raid_disks; /* 0: the device is not md RAID */
 	int32_t raid_level;  /* 0, 1, 4, 5, 6, 10 (near 2) */
 	uint64_t raid_chunk; /* bytes */
@@ -561,8 +637,10 @@ enum blkalign_io_dir { BLKALIGN_IO_READ = 0, BLKALIGN_IO_WRITE };
 enum blkalign_io_pattern { BLKALIGN_IO_SEQUENTIAL = 0, BLKALIGN_IO_RANDOM };
 enum blkalign_io_path { BLKALIGN_IO_BUFFERED = 0, BLKALIGN_IO_DIRECT };
 
-/* A workload: I/Os of io_size, total bytes (0: the whole layer). */
+/* A workload: I/Os of io_size, total bytes (0: the whole layer).  The
+ * caller sets @size (BLKALIGN_WORKLOAD_INIT), as for the model layer. */
 struct blkalign_workload {
+	size_t size;	  /* sizeof(struct blkalign_workload) */
 	const char *name; /* preset name, or "custom" */
 	enum blkalign_io_dir dir;
 	enum blkalign_io_pattern pattern;
@@ -570,59 +648,111 @@ struct blkalign_workload {
 	uint64_t io_size; /* bytes per I/O (read/write call) */
 	uint64_t total;	  /* bytes; 0 = the whole layer */
 };
+#define BLKALIGN_MODEL_LAYER_INIT                           \
+	{                                                   \
+		.size = sizeof(struct blkalign_model_layer) \
+	}
+#define BLKALIGN_WORKLOAD_INIT                           \
+	{                                                \
+		.size = sizeof(struct blkalign_workload) \
+	}
 
-struct blkalign_size_count {
-	uint64_t bytes;
-	uint64_t count;
-};
+struct blkalign_size_count;
+uint64_t blkalign_size_count_get_bytes(const struct blkalign_size_count *s);
+uint64_t blkalign_size_count_get_count(const struct blkalign_size_count *s);
 
 /*
  * What one workload costs on one layer.  Requests are what the device
  * queue issues (block_rq_issue); RAID counts are member-disk I/Os, one
  * per chunk touched (domain-facts §5).
  */
-struct blkalign_model_cost {
-	uint64_t bytes;		  /* bytes the workload moved */
-	uint64_t ios;		  /* application I/Os */
-	uint64_t bios;		  /* bios submitted to the queue */
-	uint32_t soft_block_size; /* of the layer */
-	uint64_t request_cap;	  /* predicted largest request, bytes */
-	uint64_t requests;
-	uint64_t request_bytes; /* sum of request sizes */
-	uint64_t request_max;	/* bytes */
-	uint64_t request_min;	/* bytes */
-	size_t nsizes;		/* request sizes, largest count first */
-	const struct blkalign_size_count *sizes; /* nsizes of them */
-	uint64_t sizes_other;	   /* requests of sizes not listed */
-	uint64_t physical_sectors; /* touched, summed over requests */
-	uint64_t partial_requests; /* writes covering part of a sector */
-	uint64_t rmw;		   /* device read-modify-writes (512e) */
-	uint64_t chunk_straddles;  /* I/Os touching one chunk too many */
-	uint64_t raid_stripes;	   /* stripes written */
-	uint64_t raid_full_stripes;
-	uint64_t raid_rmw_stripes; /* read-modify-write */
-	uint64_t raid_rcw_stripes; /* reconstruct-write */
-	uint64_t raid_reads;	   /* member chunk reads */
-	uint64_t raid_writes;	   /* member chunk writes */
-	uint64_t raid_member_rmw;  /* read-modify-writes at members' drives */
-	/*
-	 * The cap depends on how contiguous the memory is where it is not
-	 * one segment per bio (direct I/O: the user buffer; reads: the
-	 * page cache): from one segment per page to max_segment_size.
-	 */
-	uint64_t request_cap_min;
-	uint64_t request_cap_max;
-};
+struct blkalign_model_cost;
+/* bytes the workload moved */
+uint64_t blkalign_model_cost_get_bytes(const struct blkalign_model_cost *c);
+/* application I/Os */
+uint64_t blkalign_model_cost_get_ios(const struct blkalign_model_cost *c);
+/* bios submitted to the queue */
+uint64_t blkalign_model_cost_get_bios(const struct blkalign_model_cost *c);
+/* of the layer */
+uint32_t
+blkalign_model_cost_get_soft_block_size(const struct blkalign_model_cost *c);
+/* predicted largest request, bytes */
+uint64_t
+blkalign_model_cost_get_request_cap(const struct blkalign_model_cost *c);
+uint64_t blkalign_model_cost_get_requests(const struct blkalign_model_cost *c);
+/* sum of request sizes */
+uint64_t
+blkalign_model_cost_get_request_bytes(const struct blkalign_model_cost *c);
+/* bytes */
+uint64_t
+blkalign_model_cost_get_request_max(const struct blkalign_model_cost *c);
+/* bytes */
+uint64_t
+blkalign_model_cost_get_request_min(const struct blkalign_model_cost *c);
+/* request sizes, largest count first */
+size_t blkalign_model_cost_get_nsizes(const struct blkalign_model_cost *c);
+/* nsizes of them */
+const struct blkalign_size_count *
+blkalign_model_cost_get_size(const struct blkalign_model_cost *c, size_t i);
+/* requests of sizes not listed */
+uint64_t
+blkalign_model_cost_get_sizes_other(const struct blkalign_model_cost *c);
+/* touched, summed over requests */
+uint64_t
+blkalign_model_cost_get_physical_sectors(const struct blkalign_model_cost *c);
+/* writes covering part of a sector */
+uint64_t
+blkalign_model_cost_get_partial_requests(const struct blkalign_model_cost *c);
+/* device read-modify-writes (512e) */
+uint64_t blkalign_model_cost_get_rmw(const struct blkalign_model_cost *c);
+/* I/Os touching one chunk too many */
+uint64_t
+blkalign_model_cost_get_chunk_straddles(const struct blkalign_model_cost *c);
+/* stripes written */
+uint64_t
+blkalign_model_cost_get_raid_stripes(const struct blkalign_model_cost *c);
+uint64_t
+blkalign_model_cost_get_raid_full_stripes(const struct blkalign_model_cost *c);
+/* read-modify-write */
+uint64_t
+blkalign_model_cost_get_raid_rmw_stripes(const struct blkalign_model_cost *c);
+/* reconstruct-write */
+uint64_t
+blkalign_model_cost_get_raid_rcw_stripes(const struct blkalign_model_cost *c);
+/* member chunk reads */
+uint64_t
+blkalign_model_cost_get_raid_reads(const struct blkalign_model_cost *c);
+/* member chunk writes */
+uint64_t
+blkalign_model_cost_get_raid_writes(const struct blkalign_model_cost *c);
+/* read-modify-writes at members' drives */
+uint64_t
+blkalign_model_cost_get_raid_member_rmw(const struct blkalign_model_cost *c);
+/*
+ * The cap depends on how contiguous the memory is where it is not
+ * one segment per bio (direct I/O: the user buffer; reads: the
+ * page cache): from one segment per page to max_segment_size.
+ */
+uint64_t
+blkalign_model_cost_get_request_cap_min(const struct blkalign_model_cost *c);
+uint64_t
+blkalign_model_cost_get_request_cap_max(const struct blkalign_model_cost *c);
 
 /* A workload on the actual layer and on the same layer aligned. */
-struct blkalign_model {
-	struct blkalign_workload workload;
-	enum blkalign_kernel kernel;
-	struct blkalign_model_layer actual;
-	struct blkalign_model_layer aligned;
-	struct blkalign_model_cost cost;	 /* actual layout */
-	struct blkalign_model_cost cost_aligned; /* aligned layout */
-};
+struct blkalign_model;
+const struct blkalign_workload *
+blkalign_model_get_workload(const struct blkalign_model *m);
+enum blkalign_kernel blkalign_model_get_kernel(const struct blkalign_model *m);
+const struct blkalign_model_layer *
+blkalign_model_get_actual(const struct blkalign_model *m);
+const struct blkalign_model_layer *
+blkalign_model_get_aligned(const struct blkalign_model *m);
+/* actual layout */
+const struct blkalign_model_cost *
+blkalign_model_get_cost(const struct blkalign_model *m);
+/* aligned layout */
+const struct blkalign_model_cost *
+blkalign_model_get_cost_aligned(const struct blkalign_model *m);
 
 int blkalign_workload_preset(const char *name, struct blkalign_workload *w);
 const char *const *blkalign_workload_presets(void);
@@ -667,23 +797,44 @@ int blkalign_model_write_text(const struct blkalign_model_geometry *g,
  */
 struct blkalign_trace;
 
-struct blkalign_trace_dir {
-	uint64_t requests;
-	uint64_t bytes;
-	uint64_t request_max; /* bytes */
-	uint64_t request_min; /* bytes */
-	size_t nsizes;	      /* request sizes, largest count first */
-	const struct blkalign_size_count *sizes; /* nsizes of them */
-	uint64_t sizes_other;			 /* requests of other sizes */
-	uint64_t hist_log2[32];	    /* requests by floor(log2(sectors)) */
-	uint64_t off_physical;	    /* start off the physical sector grid */
-	uint64_t off_page_in_layer; /* start off 4 KiB from the layer start */
-	uint64_t partial_requests;  /* cover part of a physical sector */
-	uint64_t rmw;		    /* partial physical sectors (writes) */
-	uint64_t physical_sectors;
-	uint64_t completed; /* issue matched with a completion */
-	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
-};
+struct blkalign_trace_dir;
+uint64_t blkalign_trace_dir_get_requests(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_bytes(const struct blkalign_trace_dir *d);
+/* bytes */
+uint64_t blkalign_trace_dir_get_request_max(const struct blkalign_trace_dir *d);
+/* bytes */
+uint64_t blkalign_trace_dir_get_request_min(const struct blkalign_trace_dir *d);
+/* request sizes, largest count first */
+size_t blkalign_trace_dir_get_nsizes(const struct blkalign_trace_dir *d);
+/* nsizes of them */
+const struct blkalign_size_count *
+blkalign_trace_dir_get_size(const struct blkalign_trace_dir *d, size_t i);
+/* requests of other sizes */
+uint64_t blkalign_trace_dir_get_sizes_other(const struct blkalign_trace_dir *d);
+/* requests by floor(log2(sectors)) */
+/* start off the physical sector grid */
+uint64_t
+blkalign_trace_dir_get_off_physical(const struct blkalign_trace_dir *d);
+/* start off 4 KiB from the layer start */
+uint64_t
+blkalign_trace_dir_get_off_page_in_layer(const struct blkalign_trace_dir *d);
+/* cover part of a physical sector */
+uint64_t
+blkalign_trace_dir_get_partial_requests(const struct blkalign_trace_dir *d);
+/* partial physical sectors (writes) */
+uint64_t blkalign_trace_dir_get_rmw(const struct blkalign_trace_dir *d);
+uint64_t
+blkalign_trace_dir_get_physical_sectors(const struct blkalign_trace_dir *d);
+/* issue matched with a completion */
+uint64_t blkalign_trace_dir_get_completed(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_lat_p50_ns(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_lat_p90_ns(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_lat_p99_ns(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_lat_max_ns(const struct blkalign_trace_dir *d);
+/* requests by floor(log2(sectors)): 32 buckets (0 for a NULL handle) */
+size_t blkalign_trace_dir_get_nhist_log2(const struct blkalign_trace_dir *d);
+uint64_t blkalign_trace_dir_get_hist_log2(const struct blkalign_trace_dir *d,
+					  size_t i);
 
 /*
  * One stretch of a disk below the traced device (its partition, a
@@ -692,38 +843,91 @@ struct blkalign_trace_dir {
  * physical sector of that disk and, for the 4 KiB grid, the traced
  * layer's own offset there (striped layers: from the member's data start).
  */
-struct blkalign_trace_below {
-	const char *name; /* the disk, e.g. "sdb" */
-	unsigned int major, minor;
-	uint64_t start, size;  /* bytes on the disk; size 0: the whole disk */
-	uint64_t layer_offset; /* bytes: the layer's offset at start */
-	uint32_t physical_sector_size;
-	uint32_t alignment_offset;
-	uint64_t read_requests, read_bytes;
-	uint64_t write_requests, write_bytes;
-	uint64_t off_physical;	   /* requests off the physical grid */
-	uint64_t partial_requests; /* covering part of a physical sector */
-};
+struct blkalign_trace_below;
+/* the disk, e.g. "sdb" */
+const char *blkalign_trace_below_get_name(const struct blkalign_trace_below *b);
+unsigned int
+blkalign_trace_below_get_major(const struct blkalign_trace_below *b);
+unsigned int
+blkalign_trace_below_get_minor(const struct blkalign_trace_below *b);
+/* bytes on the disk; size 0: the whole disk */
+uint64_t blkalign_trace_below_get_start(const struct blkalign_trace_below *b);
+/* bytes on the disk; size 0: the whole disk */
+uint64_t blkalign_trace_below_get_size(const struct blkalign_trace_below *b);
+/* bytes: the layer's offset at start */
+uint64_t
+blkalign_trace_below_get_layer_offset(const struct blkalign_trace_below *b);
+uint32_t blkalign_trace_below_get_physical_sector_size(
+	const struct blkalign_trace_below *b);
+uint32_t
+blkalign_trace_below_get_alignment_offset(const struct blkalign_trace_below *b);
+uint64_t
+blkalign_trace_below_get_read_requests(const struct blkalign_trace_below *b);
+uint64_t
+blkalign_trace_below_get_read_bytes(const struct blkalign_trace_below *b);
+uint64_t
+blkalign_trace_below_get_write_requests(const struct blkalign_trace_below *b);
+uint64_t
+blkalign_trace_below_get_write_bytes(const struct blkalign_trace_below *b);
+/* requests off the physical grid */
+uint64_t
+blkalign_trace_below_get_off_physical(const struct blkalign_trace_below *b);
+/* covering part of a physical sector */
+uint64_t
+blkalign_trace_below_get_partial_requests(const struct blkalign_trace_below *b);
 
-struct blkalign_trace_summary {
-	const char *device;	   /* as given */
-	unsigned int major, minor; /* the (first) disk traced */
-	uint64_t layer_start;	   /* bytes: start on that disk, or 0 */
-	uint64_t layer_size;	   /* bytes */
-	uint32_t logical_sector_size;
-	uint32_t physical_sector_size;
-	uint32_t alignment_offset;
-	/* the recording: from the events enabled to disabled (a replayed
-	 * file: what it recorded, else its events' span) */
-	double seconds;
-	uint64_t events;
-	uint64_t lost_events;
-	uint64_t unmatched; /* completions without an issue */
-	struct blkalign_trace_dir read, write, discard, flush, other;
-	size_t nbelow; /* the extents on the disks below, in table order */
-	const struct blkalign_trace_below *below;
-	double event_seconds; /* first to last event */
-};
+struct blkalign_trace_summary;
+/* as given */
+const char *
+blkalign_trace_summary_get_device(const struct blkalign_trace_summary *s);
+/* the (first) disk traced */
+unsigned int
+blkalign_trace_summary_get_major(const struct blkalign_trace_summary *s);
+/* the (first) disk traced */
+unsigned int
+blkalign_trace_summary_get_minor(const struct blkalign_trace_summary *s);
+/* bytes: start on that disk, or 0 */
+uint64_t
+blkalign_trace_summary_get_layer_start(const struct blkalign_trace_summary *s);
+/* bytes */
+uint64_t
+blkalign_trace_summary_get_layer_size(const struct blkalign_trace_summary *s);
+uint32_t blkalign_trace_summary_get_logical_sector_size(
+	const struct blkalign_trace_summary *s);
+uint32_t blkalign_trace_summary_get_physical_sector_size(
+	const struct blkalign_trace_summary *s);
+uint32_t blkalign_trace_summary_get_alignment_offset(
+	const struct blkalign_trace_summary *s);
+/* the recording: from the events enabled to disabled (a replayed
+ * file: what it recorded, else its events' span) */
+double
+blkalign_trace_summary_get_seconds(const struct blkalign_trace_summary *s);
+uint64_t
+blkalign_trace_summary_get_events(const struct blkalign_trace_summary *s);
+uint64_t
+blkalign_trace_summary_get_lost_events(const struct blkalign_trace_summary *s);
+/* completions without an issue */
+uint64_t
+blkalign_trace_summary_get_unmatched(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_dir *
+blkalign_trace_summary_get_read(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_dir *
+blkalign_trace_summary_get_write(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_dir *
+blkalign_trace_summary_get_discard(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_dir *
+blkalign_trace_summary_get_flush(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_dir *
+blkalign_trace_summary_get_other(const struct blkalign_trace_summary *s);
+/* the extents on the disks below, in table order */
+size_t
+blkalign_trace_summary_get_nbelow(const struct blkalign_trace_summary *s);
+const struct blkalign_trace_below *
+blkalign_trace_summary_get_below(const struct blkalign_trace_summary *s,
+				 size_t i);
+/* first to last event */
+double blkalign_trace_summary_get_event_seconds(
+	const struct blkalign_trace_summary *s);
 
 /* Where the trace's events come from, and how they are judged. */
 /* Options of a trace; NULL for the defaults.  The caller sets size. */
@@ -771,45 +975,76 @@ enum blkalign_plan_action {
 	BLKALIGN_PLAN_IMPOSSIBLE, /* no aligned layout fits: see reason */
 };
 
-struct blkalign_plan_part {
-	int layer; /* index into the device's layers */
-	const char *name;
-	int number;
-	enum blkalign_plan_action action;
-	uint64_t old_start, old_size; /* bytes */
-	uint64_t new_start, new_size; /* bytes; old values when impossible */
-	uint64_t used_size;	      /* bytes from the start to keep */
-	bool used_known;	      /* false: the whole partition is kept */
-	const char *content;	      /* "ext4", "md", ... or NULL */
-	uint64_t limit;		      /* the end may not pass this byte */
-	/* what a move copies: the used bytes by the contents' map
-	 * (map_source: "libext2fs", ...) when the scan read one
-	 * (blkalign_ctx_set_used_maps) and fix would trust it, else all
-	 * used_size; map_problem: why fix would not trust it (fix refuses
-	 * the move unless told --copy-all), else NULL */
-	uint64_t bytes_to_copy;
-	const char *map_source;
-	const char *map_problem;
-	const char *reason; /* why this action; NULL for none */
-	size_t ncommands;   /* what to do instead, when impossible */
-	const char *const *commands;
-	size_t findings_before; /* alignment findings on it now */
-	size_t findings_after;	/* ... on the planned layout */
-	const char *uuid;	/* GPT partition UUID, or NULL */
-	const char *part_name;	/* GPT partition name, or NULL */
-};
+struct blkalign_plan_part;
+/* index into the device's layers */
+int blkalign_plan_part_get_layer(const struct blkalign_plan_part *p);
+const char *blkalign_plan_part_get_name(const struct blkalign_plan_part *p);
+int blkalign_plan_part_get_number(const struct blkalign_plan_part *p);
+enum blkalign_plan_action
+blkalign_plan_part_get_action(const struct blkalign_plan_part *p);
+/* bytes */
+uint64_t blkalign_plan_part_get_old_start(const struct blkalign_plan_part *p);
+/* bytes */
+uint64_t blkalign_plan_part_get_old_size(const struct blkalign_plan_part *p);
+/* bytes; old values when impossible */
+uint64_t blkalign_plan_part_get_new_start(const struct blkalign_plan_part *p);
+/* bytes; old values when impossible */
+uint64_t blkalign_plan_part_get_new_size(const struct blkalign_plan_part *p);
+/* bytes from the start to keep */
+uint64_t blkalign_plan_part_get_used_size(const struct blkalign_plan_part *p);
+/* false: the whole partition is kept */
+bool blkalign_plan_part_get_used_known(const struct blkalign_plan_part *p);
+/* "ext4", "md", ... or NULL */
+const char *blkalign_plan_part_get_content(const struct blkalign_plan_part *p);
+/* the end may not pass this byte */
+uint64_t blkalign_plan_part_get_limit(const struct blkalign_plan_part *p);
+/* what a move copies: the used bytes by the contents' map
+ * (map_source: "libext2fs", ...) when the scan read one
+ * (blkalign_ctx_set_used_maps) and fix would trust it, else all
+ * used_size; map_problem: why fix would not trust it (fix refuses
+ * the move unless told --copy-all), else NULL */
+uint64_t
+blkalign_plan_part_get_bytes_to_copy(const struct blkalign_plan_part *p);
+const char *
+blkalign_plan_part_get_map_source(const struct blkalign_plan_part *p);
+const char *
+blkalign_plan_part_get_map_problem(const struct blkalign_plan_part *p);
+/* why this action; NULL for none */
+const char *blkalign_plan_part_get_reason(const struct blkalign_plan_part *p);
+/* what to do instead, when impossible */
+size_t blkalign_plan_part_get_ncommands(const struct blkalign_plan_part *p);
+const char *blkalign_plan_part_get_command(const struct blkalign_plan_part *p,
+					   size_t i);
+/* alignment findings on it now */
+size_t
+blkalign_plan_part_get_findings_before(const struct blkalign_plan_part *p);
+/* ... on the planned layout */
+size_t
+blkalign_plan_part_get_findings_after(const struct blkalign_plan_part *p);
+/* GPT partition UUID, or NULL */
+const char *blkalign_plan_part_get_uuid(const struct blkalign_plan_part *p);
+/* GPT partition name, or NULL */
+const char *
+blkalign_plan_part_get_part_name(const struct blkalign_plan_part *p);
 
-struct blkalign_plan {
-	const struct blkalign_device *device;
-	uint64_t grain;		   /* bytes: where starts go */
-	uint64_t size_granularity; /* bytes: lcm(page, physical sector) */
-	uint64_t usable_end;	   /* bytes: GPT last usable LBA + 1 */
-	uint64_t usable_start; /* bytes: GPT first usable LBA; dos 1 sector */
-	const char *label_id;  /* disk identifier, or NULL */
-	size_t nparts;
-	const struct blkalign_plan_part *parts;
-	size_t remaining; /* alignment findings left after it */
-};
+struct blkalign_plan;
+const struct blkalign_device *
+blkalign_plan_get_device(const struct blkalign_plan *p);
+/* bytes: where starts go */
+uint64_t blkalign_plan_get_grain(const struct blkalign_plan *p);
+/* bytes: lcm(page, physical sector) */
+uint64_t blkalign_plan_get_size_granularity(const struct blkalign_plan *p);
+/* bytes: GPT last usable LBA + 1 */
+uint64_t blkalign_plan_get_usable_end(const struct blkalign_plan *p);
+/* bytes: GPT first usable LBA; dos 1 sector */
+uint64_t blkalign_plan_get_usable_start(const struct blkalign_plan *p);
+/* disk identifier, or NULL */
+const char *blkalign_plan_get_label_id(const struct blkalign_plan *p);
+size_t blkalign_plan_get_nparts(const struct blkalign_plan *p);
+const struct blkalign_plan_part *
+blkalign_plan_get_part(const struct blkalign_plan *p, size_t i);
+/* alignment findings left after it */
+size_t blkalign_plan_get_remaining(const struct blkalign_plan *p);
 
 int blkalign_plan_new(const struct blkalign_device *d,
 		      struct blkalign_plan **out);
@@ -903,36 +1138,56 @@ struct blkalign_fix_opts {
 		.size = sizeof(struct blkalign_fix_opts) \
 	}
 
-struct blkalign_fix_result {
-	int number;
-	uint64_t old_start, old_size, new_start, new_size; /* bytes */
-	uint32_t sector_size; /* the disk's logical sector size */
-	uint64_t bytes_copied;
-	bool batch;	   /* small shift: batches via the journal */
-	bool rolled_back;  /* --rollback: the old layout is back */
-	bool journal_kept; /* failed or stopped part-way: the journal
-			      is kept for --resume or --rollback */
-	uint64_t steps;
-	double seconds;		  /* copying */
-	const char *message;	  /* why it failed, or a warning; NULL:
-				     none.  Owned by the run that holds
-				     it (blkalign_fix_run_free) */
-	uint64_t writes, flushes; /* this call's, disk and journal */
-	bool refused;		  /* the plan cannot be carried out (no
-				     room, contents too big or not
-				     sized, contents not clean): nothing
-				     was written */
-	/* What the move copies: the bytes its contents use (the rest is
-	 * skipped), and where that map comes from: "libext2fs",
-	 * "xfs-bnobt", "libntfs-3g", "fat", "btrfs-chunks",
-	 * "lvm-segments", "swap-header", or "whole" (all of it). */
-	uint64_t bytes_to_copy, bytes_skipped;
-	const char *map_source;
-	/* Bytes written and read back to see they arrived: on a loop
-	 * device, those outside the ranges allocated ahead in its backing
-	 * file (docs/fix.md) */
-	uint64_t bytes_read_back;
-};
+struct blkalign_fix_result;
+int blkalign_fix_result_get_number(const struct blkalign_fix_result *r);
+/* bytes */
+uint64_t blkalign_fix_result_get_old_start(const struct blkalign_fix_result *r);
+/* bytes */
+uint64_t blkalign_fix_result_get_old_size(const struct blkalign_fix_result *r);
+/* bytes */
+uint64_t blkalign_fix_result_get_new_start(const struct blkalign_fix_result *r);
+/* bytes */
+uint64_t blkalign_fix_result_get_new_size(const struct blkalign_fix_result *r);
+/* the disk's logical sector size */
+uint32_t
+blkalign_fix_result_get_sector_size(const struct blkalign_fix_result *r);
+uint64_t
+blkalign_fix_result_get_bytes_copied(const struct blkalign_fix_result *r);
+/* small shift: batches via the journal */
+bool blkalign_fix_result_get_batch(const struct blkalign_fix_result *r);
+/* --rollback: the old layout is back */
+bool blkalign_fix_result_get_rolled_back(const struct blkalign_fix_result *r);
+/* failed or stopped part-way: the journal is kept for --resume or --rollback */
+bool blkalign_fix_result_get_journal_kept(const struct blkalign_fix_result *r);
+uint64_t blkalign_fix_result_get_steps(const struct blkalign_fix_result *r);
+/* copying */
+double blkalign_fix_result_get_seconds(const struct blkalign_fix_result *r);
+/* why it failed, or a warning; NULL: none. Owned by the run that holds it
+ * (blkalign_fix_run_free) */
+const char *
+blkalign_fix_result_get_message(const struct blkalign_fix_result *r);
+/* this call's, disk and journal */
+uint64_t blkalign_fix_result_get_writes(const struct blkalign_fix_result *r);
+/* this call's, disk and journal */
+uint64_t blkalign_fix_result_get_flushes(const struct blkalign_fix_result *r);
+/* the plan cannot be carried out (no room, contents too big or not sized,
+ * contents not clean): nothing was written */
+bool blkalign_fix_result_get_refused(const struct blkalign_fix_result *r);
+/* What the move copies: the bytes its contents use (the rest is
+ * skipped), and where that map comes from: "libext2fs",
+ * "xfs-bnobt", "libntfs-3g", "fat", "btrfs-chunks",
+ * "lvm-segments", "swap-header", or "whole" (all of it). */
+uint64_t
+blkalign_fix_result_get_bytes_to_copy(const struct blkalign_fix_result *r);
+uint64_t
+blkalign_fix_result_get_bytes_skipped(const struct blkalign_fix_result *r);
+const char *
+blkalign_fix_result_get_map_source(const struct blkalign_fix_result *r);
+/* Bytes written and read back to see they arrived: on a loop
+ * device, those outside the ranges allocated ahead in its backing
+ * file (docs/fix.md) */
+uint64_t
+blkalign_fix_result_get_bytes_read_back(const struct blkalign_fix_result *r);
 
 /*
  * The fix functions that read sysfs (a disk's serial, a loop device's
@@ -986,28 +1241,35 @@ int blkalign_fix_inspect(struct blkalign_ctx *ctx, const char *target,
 
 /* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
  */
-struct blkalign_fix_outcome {
-	struct blkalign_fix_result res;
-	const char *action; /* "moved", "would move", "refused", ... */
-	int rc;		    /* what the fix call returned: 0 or -errno */
-};
+struct blkalign_fix_outcome;
+const struct blkalign_fix_result *
+blkalign_fix_outcome_get_result(const struct blkalign_fix_outcome *o);
+/* "moved", "would move", "refused", ... */
+const char *
+blkalign_fix_outcome_get_action(const struct blkalign_fix_outcome *o);
+/* what the fix call returned: 0 or -errno */
+int blkalign_fix_outcome_get_rc(const struct blkalign_fix_outcome *o);
 
 /*
  * What one run of blkalign_fix_disk or blkalign_fix_resume did, made by
  * the library and freed with blkalign_fix_run_free (with the outcomes'
  * messages).
  */
-struct blkalign_fix_run {
-	int status; /* exit status: the bits of the outcomes' statuses */
-	size_t noutcomes;
-	const struct blkalign_fix_outcome *outcomes; /* in the order done */
-	/* nothing to do (no outcome, no partition asked for): the
-	 * partitions that could move to the grain although they are
-	 * aligned on the device (BLKALIGN_PLAN_OPTIONAL) */
-	size_t noptional;
-	const int *optional; /* their numbers */
-	uint64_t grain;	     /* bytes */
-};
+struct blkalign_fix_run;
+/* exit status: the bits of the outcomes' statuses */
+int blkalign_fix_run_get_status(const struct blkalign_fix_run *r);
+size_t blkalign_fix_run_get_noutcomes(const struct blkalign_fix_run *r);
+/* in the order done */
+const struct blkalign_fix_outcome *
+blkalign_fix_run_get_outcome(const struct blkalign_fix_run *r, size_t i);
+/* nothing to do (no outcome, no partition asked for): the
+ * partitions that could move to the grain although they are
+ * aligned on the device (BLKALIGN_PLAN_OPTIONAL) */
+size_t blkalign_fix_run_get_noptional(const struct blkalign_fix_run *r);
+/* their numbers */
+int blkalign_fix_run_get_optional(const struct blkalign_fix_run *r, size_t i);
+/* bytes */
+uint64_t blkalign_fix_run_get_grain(const struct blkalign_fix_run *r);
 
 /*
  * The exit status of one fix call that returned @rc with @r, the policy
@@ -1126,15 +1388,22 @@ struct blkalign_bench_opts {
 		.size = sizeof(struct blkalign_bench_opts) \
 	}
 
-struct blkalign_bench_phase {
-	uint64_t offset; /* bytes: k * phase_step */
-	uint64_t samples;
-	uint64_t median_ns;
-	uint64_t p25_ns, p75_ns; /* IQR = p75 - p25 */
-	uint64_t min_ns, max_ns;
-	double ratio; /* median / median of the fastest phase */
-	bool fast;    /* in the fast group (penalty verdicts) */
-};
+struct blkalign_bench_phase;
+/* bytes: k * phase_step */
+uint64_t blkalign_bench_phase_get_offset(const struct blkalign_bench_phase *p);
+uint64_t blkalign_bench_phase_get_samples(const struct blkalign_bench_phase *p);
+uint64_t
+blkalign_bench_phase_get_median_ns(const struct blkalign_bench_phase *p);
+/* IQR = p75 - p25 */
+uint64_t blkalign_bench_phase_get_p25_ns(const struct blkalign_bench_phase *p);
+/* IQR = p75 - p25 */
+uint64_t blkalign_bench_phase_get_p75_ns(const struct blkalign_bench_phase *p);
+uint64_t blkalign_bench_phase_get_min_ns(const struct blkalign_bench_phase *p);
+uint64_t blkalign_bench_phase_get_max_ns(const struct blkalign_bench_phase *p);
+/* median / median of the fastest phase */
+double blkalign_bench_phase_get_ratio(const struct blkalign_bench_phase *p);
+/* in the fast group (penalty verdicts) */
+bool blkalign_bench_phase_get_fast(const struct blkalign_bench_phase *p);
 
 enum blkalign_bench_verdict {
 	BLKALIGN_BENCH_NO_DATA = 0,  /* stopped before a round completed */
@@ -1143,40 +1412,83 @@ enum blkalign_bench_verdict {
 	BLKALIGN_BENCH_INCONCLUSIVE, /* too noisy, or no grid */
 };
 
-struct blkalign_bench_result {
-	const char *engine;
-	const char *path;
-	bool write;
-	bool direct; /* O_DIRECT was used */
-	bool is_block_device;
-	uint64_t device_size;		      /* bytes */
-	uint32_t claimed_logical_sector_size; /* 0: unknown (image) */
-	uint32_t claimed_physical_sector_size;
-	uint32_t claimed_alignment_offset;
-	uint32_t io_size;
-	uint32_t phase_step;
-	uint32_t nphases;
-	uint64_t offset; /* of the region swept */
-	uint64_t region_size;
-	uint32_t rounds_planned;
-	uint32_t rounds_done;  /* complete rounds: the samples used */
-	bool interrupted;      /* stopped (signal or callback) */
-	bool runtime_exceeded; /* stopped by the runtime bound */
-	double seconds;
-	uint64_t ios;			     /* timed I/Os, all rounds */
-	struct blkalign_bench_phase *phases; /* nphases of them */
-
-	enum blkalign_bench_verdict verdict;
-	const char *reason;	/* one line: why this verdict */
-	uint32_t aligned_phase; /* the fastest phase */
-	uint32_t worst_phase;	/* the slowest phase */
-	double ratio;		/* worst median / aligned median */
-	double separation;	/* gap / spread; >= 1 to conclude */
-	const char *confidence; /* "high", "medium", "low" or NULL */
-	uint32_t inferred_physical_sector_size; /* PENALTY only */
-	uint32_t inferred_alignment_offset; /* bytes, from the target start */
-	bool inferred_at_least;		    /* the sweep cannot see larger */
-};
+struct blkalign_bench_result;
+const char *
+blkalign_bench_result_get_engine(const struct blkalign_bench_result *r);
+const char *
+blkalign_bench_result_get_path(const struct blkalign_bench_result *r);
+bool blkalign_bench_result_get_write(const struct blkalign_bench_result *r);
+/* O_DIRECT was used */
+bool blkalign_bench_result_get_direct(const struct blkalign_bench_result *r);
+bool blkalign_bench_result_get_is_block_device(
+	const struct blkalign_bench_result *r);
+/* bytes */
+uint64_t
+blkalign_bench_result_get_device_size(const struct blkalign_bench_result *r);
+/* 0: unknown (image) */
+uint32_t blkalign_bench_result_get_claimed_logical_sector_size(
+	const struct blkalign_bench_result *r);
+uint32_t blkalign_bench_result_get_claimed_physical_sector_size(
+	const struct blkalign_bench_result *r);
+uint32_t blkalign_bench_result_get_claimed_alignment_offset(
+	const struct blkalign_bench_result *r);
+uint32_t
+blkalign_bench_result_get_io_size(const struct blkalign_bench_result *r);
+uint32_t
+blkalign_bench_result_get_phase_step(const struct blkalign_bench_result *r);
+uint32_t
+blkalign_bench_result_get_nphases(const struct blkalign_bench_result *r);
+/* of the region swept */
+uint64_t
+blkalign_bench_result_get_offset(const struct blkalign_bench_result *r);
+uint64_t
+blkalign_bench_result_get_region_size(const struct blkalign_bench_result *r);
+uint32_t
+blkalign_bench_result_get_rounds_planned(const struct blkalign_bench_result *r);
+/* complete rounds: the samples used */
+uint32_t
+blkalign_bench_result_get_rounds_done(const struct blkalign_bench_result *r);
+/* stopped (signal or callback) */
+bool blkalign_bench_result_get_interrupted(
+	const struct blkalign_bench_result *r);
+/* stopped by the runtime bound */
+bool blkalign_bench_result_get_runtime_exceeded(
+	const struct blkalign_bench_result *r);
+double blkalign_bench_result_get_seconds(const struct blkalign_bench_result *r);
+/* timed I/Os, all rounds */
+uint64_t blkalign_bench_result_get_ios(const struct blkalign_bench_result *r);
+/* nphases of them */
+const struct blkalign_bench_phase *
+blkalign_bench_result_get_phase(const struct blkalign_bench_result *r,
+				size_t i);
+enum blkalign_bench_verdict
+blkalign_bench_result_get_verdict(const struct blkalign_bench_result *r);
+/* one line: why this verdict */
+const char *
+blkalign_bench_result_get_reason(const struct blkalign_bench_result *r);
+/* the fastest phase */
+uint32_t
+blkalign_bench_result_get_aligned_phase(const struct blkalign_bench_result *r);
+/* the slowest phase */
+uint32_t
+blkalign_bench_result_get_worst_phase(const struct blkalign_bench_result *r);
+/* worst median / aligned median */
+double blkalign_bench_result_get_ratio(const struct blkalign_bench_result *r);
+/* gap / spread; >= 1 to conclude */
+double
+blkalign_bench_result_get_separation(const struct blkalign_bench_result *r);
+/* "high", "medium", "low" or NULL */
+const char *
+blkalign_bench_result_get_confidence(const struct blkalign_bench_result *r);
+/* PENALTY only */
+uint32_t blkalign_bench_result_get_inferred_physical_sector_size(
+	const struct blkalign_bench_result *r);
+/* bytes, from the target start */
+uint32_t blkalign_bench_result_get_inferred_alignment_offset(
+	const struct blkalign_bench_result *r);
+/* the sweep cannot see larger */
+bool blkalign_bench_result_get_inferred_at_least(
+	const struct blkalign_bench_result *r);
 
 /* The defaults into @o of @size bytes: use blkalign_bench_opts_defaults,
  * which passes the caller's sizeof. */
@@ -1211,50 +1523,113 @@ int blkalign_bench_write_text(const struct blkalign_bench_result *r, FILE *out,
  */
 #define BLKALIGN_BENCH_MAX_ROUNDS 64
 
-struct blkalign_bench_side {
-	const char *label;	  /* "partition", "window", "disk", "target" */
-	const char *path;	  /* the node: the window is made by bench */
-	uint64_t offset;	  /* bytes, on that node */
-	uint64_t device_size;	  /* bytes, of that node */
-	uint32_t soft_block_size; /* BLKBSZGET; 0: not a block device */
-	uint32_t samples;	  /* complete passes timed */
-	double *bytes_per_s;	  /* samples of them */
-	double median_bytes_per_s, min_bytes_per_s, max_bytes_per_s;
-	bool traced;	   /* requests counted by tracefs */
-	uint64_t requests; /* of the traced pass */
-	uint64_t request_bytes, request_max;
-	double request_avg;	    /* bytes */
-	uint64_t model_requests;    /* predicted by model; 0: none */
-	uint64_t model_request_cap; /* bytes */
-};
+struct blkalign_bench_side;
+/* "partition", "window", "disk", "target" */
+const char *blkalign_bench_side_get_label(const struct blkalign_bench_side *s);
+/* the node: the window is made by bench */
+const char *blkalign_bench_side_get_path(const struct blkalign_bench_side *s);
+/* bytes, on that node */
+uint64_t blkalign_bench_side_get_offset(const struct blkalign_bench_side *s);
+/* bytes, of that node */
+uint64_t
+blkalign_bench_side_get_device_size(const struct blkalign_bench_side *s);
+/* BLKBSZGET; 0: not a block device */
+uint32_t
+blkalign_bench_side_get_soft_block_size(const struct blkalign_bench_side *s);
+/* complete passes timed */
+uint32_t blkalign_bench_side_get_samples(const struct blkalign_bench_side *s);
+/* samples of them */
+double blkalign_bench_side_get_bytes_per_s(const struct blkalign_bench_side *s,
+					   size_t i);
+double
+blkalign_bench_side_get_median_bytes_per_s(const struct blkalign_bench_side *s);
+double
+blkalign_bench_side_get_min_bytes_per_s(const struct blkalign_bench_side *s);
+double
+blkalign_bench_side_get_max_bytes_per_s(const struct blkalign_bench_side *s);
+/* requests counted by tracefs */
+bool blkalign_bench_side_get_traced(const struct blkalign_bench_side *s);
+/* of the traced pass */
+uint64_t blkalign_bench_side_get_requests(const struct blkalign_bench_side *s);
+uint64_t
+blkalign_bench_side_get_request_bytes(const struct blkalign_bench_side *s);
+uint64_t
+blkalign_bench_side_get_request_max(const struct blkalign_bench_side *s);
+/* bytes */
+double blkalign_bench_side_get_request_avg(const struct blkalign_bench_side *s);
+/* predicted by model; 0: none */
+uint64_t
+blkalign_bench_side_get_model_requests(const struct blkalign_bench_side *s);
+/* bytes */
+uint64_t
+blkalign_bench_side_get_model_request_cap(const struct blkalign_bench_side *s);
 
-struct blkalign_bench_compare {
-	enum blkalign_bench_test test;
-	const char *path;
-	const char *engine; /* NULL: buffered pwrite/pread */
-	bool write;	    /* rewrites of the bytes just read */
-	bool direct;	    /* O_DIRECT */
-	uint32_t io_size;   /* bytes per read or write call */
-	uint32_t queue_depth;
-	uint64_t region_size; /* bytes per side and pass */
-	uint32_t rounds_planned, rounds_done;
-	bool interrupted, runtime_exceeded;
-	double seconds;
-	size_t nsides;
-	struct blkalign_bench_side sides[2];
-	double ratio;	      /* median throughput, side 1 / side 0 */
-	double request_ratio; /* traced requests, side 0 / side 1 */
-	double model_ratio;   /* predicted requests, side 0 / side 1 */
-	/* directions: +1 side 1 better (faster, fewer requests), -1 side 0 */
-	int measured_direction;	       /* throughput, 0 within 10% */
-	int request_direction;	       /* traced requests, 0 within 10% */
-	int model_direction;	       /* predicted requests, 0 equal */
-	const char *agreement;	       /* throughput vs model: "agrees",
-					  "disagrees", or NULL (no model) */
-	const char *request_agreement; /* traced requests vs model */
-	const char *trace_note;	       /* why no request counts, or NULL */
-	const char *note;	       /* a caveat, or NULL */
-};
+struct blkalign_bench_compare;
+enum blkalign_bench_test
+blkalign_bench_compare_get_test(const struct blkalign_bench_compare *c);
+const char *
+blkalign_bench_compare_get_path(const struct blkalign_bench_compare *c);
+/* NULL: buffered pwrite/pread */
+const char *
+blkalign_bench_compare_get_engine(const struct blkalign_bench_compare *c);
+/* rewrites of the bytes just read */
+bool blkalign_bench_compare_get_write(const struct blkalign_bench_compare *c);
+/* O_DIRECT */
+bool blkalign_bench_compare_get_direct(const struct blkalign_bench_compare *c);
+/* bytes per read or write call */
+uint32_t
+blkalign_bench_compare_get_io_size(const struct blkalign_bench_compare *c);
+uint32_t
+blkalign_bench_compare_get_queue_depth(const struct blkalign_bench_compare *c);
+/* bytes per side and pass */
+uint64_t
+blkalign_bench_compare_get_region_size(const struct blkalign_bench_compare *c);
+uint32_t blkalign_bench_compare_get_rounds_planned(
+	const struct blkalign_bench_compare *c);
+uint32_t
+blkalign_bench_compare_get_rounds_done(const struct blkalign_bench_compare *c);
+bool blkalign_bench_compare_get_interrupted(
+	const struct blkalign_bench_compare *c);
+bool blkalign_bench_compare_get_runtime_exceeded(
+	const struct blkalign_bench_compare *c);
+double
+blkalign_bench_compare_get_seconds(const struct blkalign_bench_compare *c);
+size_t
+blkalign_bench_compare_get_nsides(const struct blkalign_bench_compare *c);
+/* median throughput, side 1 / side 0 */
+double blkalign_bench_compare_get_ratio(const struct blkalign_bench_compare *c);
+/* traced requests, side 0 / side 1 */
+double blkalign_bench_compare_get_request_ratio(
+	const struct blkalign_bench_compare *c);
+/* predicted requests, side 0 / side 1 */
+double
+blkalign_bench_compare_get_model_ratio(const struct blkalign_bench_compare *c);
+/* directions: +1 side 1 better (faster, fewer requests), -1 side 0 */
+/* throughput, 0 within 10% */
+int blkalign_bench_compare_get_measured_direction(
+	const struct blkalign_bench_compare *c);
+/* traced requests, 0 within 10% */
+int blkalign_bench_compare_get_request_direction(
+	const struct blkalign_bench_compare *c);
+/* predicted requests, 0 equal */
+int blkalign_bench_compare_get_model_direction(
+	const struct blkalign_bench_compare *c);
+/* throughput vs model: "agrees", "disagrees", or NULL (no model) */
+const char *
+blkalign_bench_compare_get_agreement(const struct blkalign_bench_compare *c);
+/* traced requests vs model */
+const char *blkalign_bench_compare_get_request_agreement(
+	const struct blkalign_bench_compare *c);
+/* why no request counts, or NULL */
+const char *
+blkalign_bench_compare_get_trace_note(const struct blkalign_bench_compare *c);
+/* a caveat, or NULL */
+const char *
+blkalign_bench_compare_get_note(const struct blkalign_bench_compare *c);
+/* side @i, below blkalign_bench_compare_get_nsides (1 or 2) */
+const struct blkalign_bench_side *
+blkalign_bench_compare_get_side(const struct blkalign_bench_compare *c,
+				size_t i);
 
 /*
  * @ctx audits the target (log, sysroot); NULL: the defaults.  *out is

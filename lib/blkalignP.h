@@ -16,6 +16,7 @@
 
 #include "blkalign.h"
 #include "finding.h"
+#include "results.h"
 
 #define BA_SECTOR 512 /* the unit of sysfs, libblkid and on-disk LBAs */
 #define KIB	  ((uint64_t)1024)
@@ -113,6 +114,17 @@ int ba_model_run(const struct blkalign_model_geometry *g,
 		 const struct blkalign_model_layer *l,
 		 const struct blkalign_workload *w, enum blkalign_kernel k,
 		 struct ba_model *out);
+
+/* The model's other sized inputs, the layer and the workload: in and
+ * out of the full struct (analyze/model.c), and their first sizes. */
+int ba_model_sized_in(void *copy, size_t full, const void *in, size_t min);
+int ba_model_sized_out(void *out, const void *full, size_t n, size_t min);
+#define BA_MODEL_LAYER_SIZE0 \
+	BA_SIZE_THROUGH(struct blkalign_model_layer, raid_members_misaligned)
+#define BA_WORKLOAD_SIZE0 BA_SIZE_THROUGH(struct blkalign_workload, total)
+int ba_model_align_layer(const struct blkalign_model_geometry *g,
+			 const struct blkalign_model_layer *l,
+			 struct blkalign_model_layer *out);
 
 /* A caller's model geometry (sized) in and out of the full struct. */
 int ba_model_geometry_in(struct blkalign_model_geometry *copy,

@@ -8,7 +8,7 @@
 #ifndef BLKALIGN_FINDING_H
 #define BLKALIGN_FINDING_H
 
-#include "blkalign.h"
+#include "results.h"
 
 /* The finding codes, indexing the code table (analyze/codes.c). */
 enum ba_code {
@@ -213,6 +213,8 @@ struct ba_finding {
 
 /* The code table's row of @c (analyze/codes.c). */
 const struct blkalign_code *ba_code_row(enum ba_code c);
+/* Every row, ended by one whose code is NULL (analyze/codes.c). */
+const struct blkalign_code *ba_finding_codes(void);
 
 /* The message table (out/messages.c): a text's template, and the words
  * it says of a stacked layer's data area ({what}) and its fix ({hint}). */

@@ -92,9 +92,9 @@ static const struct blkalign_code codes[] = {
 };
 
 /**
- * blkalign_finding_codes: every finding code, NULL-terminated (by code).
+ * ba_finding_codes: every finding code, NULL-terminated (by code).
  */
-const struct blkalign_code *blkalign_finding_codes(void)
+const struct blkalign_code *ba_finding_codes(void)
 {
 	return codes;
 }

@@ -65,15 +65,17 @@ int blkalign_model_geometry_from_device(const struct blkalign_device *d,
  * Returns: 0 or -EINVAL.
  */
 int blkalign_model_layer_from_device(const struct blkalign_device *d, size_t i,
-				     struct blkalign_model_layer *l)
+				     struct blkalign_model_layer *out)
 {
+	struct blkalign_model_layer full, *l = &full;
 	const struct blkalign_layer *disk;
 
-	if (!d || !l || i >= d->nlayers)
+	if (!d || !out || i >= d->nlayers)
 		return -EINVAL;
 	memset(l, 0, sizeof(*l));
+	l->size = sizeof(*l);
 	l->start = d->layers[i].start;
-	l->size = d->layers[i].size;
+	l->length = d->layers[i].size;
 	disk = &d->layers[0];
 	if (disk->raid_disks && disk->raid_chunk &&
 	    (disk->raid_level == 0 || disk->raid_level == 1 ||
@@ -85,7 +87,7 @@ int blkalign_model_layer_from_device(const struct blkalign_device *d, size_t i,
 		l->raid_member_physical = disk->raid_member_physical;
 		l->raid_members_misaligned = disk->raid_members_misaligned;
 	}
-	return 0;
+	return ba_model_sized_out(out, l, sizeof(*l), BA_MODEL_LAYER_SIZE0);
 }
 
 /* Data disks of the RAID levels the model knows (md-sysfs.c agrees). */
@@ -109,14 +111,14 @@ static int run(const struct blkalign_model_geometry *g,
 	       const struct blkalign_model_layer *l, const char *preset,
 	       uint64_t io_size, enum blkalign_kernel k, struct ba_model *out)
 {
-	struct blkalign_workload w;
+	struct blkalign_workload w = BLKALIGN_WORKLOAD_INIT;
 	int rc = blkalign_workload_preset(preset, &w);
 
 	if (rc)
 		return rc;
 	if (io_size)
 		w.io_size = io_size;
-	if (w.io_size > l->size)
+	if (w.io_size > l->length)
 		return -EINVAL;
 	/* the cost of one period is enough for a per-I/O line */
 	if (w.pattern == BLKALIGN_IO_RANDOM)
@@ -278,7 +280,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 			  size_t len)
 {
 	struct blkalign_model_geometry g = {.size = sizeof(g)};
-	struct blkalign_model_layer l;
+	struct blkalign_model_layer l = BLKALIGN_MODEL_LAYER_INIT;
 	const char *c;
 	int rc;
 
@@ -291,7 +293,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 		rc = blkalign_model_layer_from_device(d, (size_t)f->layer, &l);
 	if (rc)
 		return rc;
-	if (!l.size)
+	if (!l.length)
 		return -ENOENT;
 	c = f->code;
 	if (!strcmp(c, "soft-block-size"))

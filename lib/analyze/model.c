@@ -169,6 +169,32 @@ void ba_model_geometry_out(struct blkalign_model_geometry *g,
 	g->size = size;
 }
 
+/* A caller's model input of its size (@in, size first) as this library's
+ * struct @copy of @full bytes: -EINVAL when its size is below @min. */
+int ba_model_sized_in(void *copy, size_t full, const void *in, size_t min)
+{
+	if (!in || ba_sized_copy(copy, full, in, min))
+		return -EINVAL;
+	memcpy(copy, &full, sizeof(full));
+	return 0;
+}
+
+/* This library's @full (@n bytes) into the caller's @out, as much as its
+ * size (set by the caller, at least @min) holds. */
+int ba_model_sized_out(void *out, const void *full, size_t n, size_t min)
+{
+	size_t size;
+
+	if (!out)
+		return -EINVAL;
+	memcpy(&size, out, sizeof(size));
+	if (size < min)
+		return -EINVAL;
+	memcpy(out, full, size < n ? size : n);
+	memcpy(out, &size, sizeof(size));
+	return 0;
+}
+
 /**
  * blkalign_model_geometry_defaults: the fields of @g left 0 set to the
  * kernel defaults the model takes.  @g->size is the caller's sizeof.
@@ -912,12 +938,12 @@ int ba_model_cost(const struct blkalign_model_geometry *g,
 	s.kernel = k;
 	s.w = w;
 	s.start = l->start;
-	if (!l->size || !w->io_size || w->io_size % s.g.lss ||
-	    w->io_size > l->size)
+	if (!l->length || !w->io_size || w->io_size % s.g.lss ||
+	    w->io_size > l->length)
 		return -EINVAL;
-	s.sbs = blkalign_soft_block_size(l->size, (uint32_t)s.g.lss,
+	s.sbs = blkalign_soft_block_size(l->length, (uint32_t)s.g.lss,
 					 (uint32_t)s.g.page);
-	total = w->total && w->total < l->size ? w->total : l->size;
+	total = w->total && w->total < l->length ? w->total : l->length;
 	write = w->dir == BLKALIGN_IO_WRITE;
 
 	/* The grids a unit's cost depends on. */
@@ -955,7 +981,7 @@ int ba_model_cost(const struct blkalign_model_geometry *g,
 
 			total = round_up(total, s.g.lss);
 			s.a.ios = (total + w->io_size - 1) / w->io_size;
-			ahead = min64(ahead, round_down(l->size, s.g.page));
+			ahead = min64(ahead, round_down(l->length, s.g.page));
 			period = ba_lcm64(period, win);
 			run_stream(&s, max64(ahead, round_up(total, s.g.page)),
 				   period, bound, unit_buffered_read);
@@ -970,8 +996,8 @@ int ba_model_cost(const struct blkalign_model_geometry *g,
 		positions = step ? step / w->io_size : MAX_RANDOM_POSITIONS;
 		if (!positions || positions > MAX_RANDOM_POSITIONS)
 			positions = MAX_RANDOM_POSITIONS;
-		if (positions > l->size / w->io_size)
-			positions = l->size / w->io_size;
+		if (positions > l->length / w->io_size)
+			positions = l->length / w->io_size;
 		if (n <= positions)
 			positions = n;
 		for (uint64_t i = 0; i < positions; i++)
@@ -990,33 +1016,35 @@ int ba_model_cost(const struct blkalign_model_geometry *g,
 	return 0;
 }
 
+#define WSIZE sizeof(struct blkalign_workload)
+
 static const struct {
 	const char *name;
 	struct blkalign_workload w;
 } presets[] = {
 	/* dd bs=1M of/if a device: 1 GiB (capped at the layer) */
 	{"seq-write-buffered",
-	 {"seq-write-buffered", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
-	  BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB}},
+	 {WSIZE, "seq-write-buffered", BLKALIGN_IO_WRITE,
+	  BLKALIGN_IO_SEQUENTIAL, BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB}},
 	{"seq-write-direct",
-	 {"seq-write-direct", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
+	 {WSIZE, "seq-write-direct", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
 	  BLKALIGN_IO_DIRECT, MIB, 1024 * MIB}},
 	{"seq-read",
-	 {"seq-read", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
+	 {WSIZE, "seq-read", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
 	  BLKALIGN_IO_BUFFERED, MIB, 1024 * MIB}},
 	{"seq-read-direct",
-	 {"seq-read-direct", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
+	 {WSIZE, "seq-read-direct", BLKALIGN_IO_READ, BLKALIGN_IO_SEQUENTIAL,
 	  BLKALIGN_IO_DIRECT, MIB, 1024 * MIB}},
 	/* a database or a VM image: 4 KiB O_DIRECT writes, 1 GiB of them */
 	{"rand-write-4k",
-	 {"rand-write-4k", BLKALIGN_IO_WRITE, BLKALIGN_IO_RANDOM,
+	 {WSIZE, "rand-write-4k", BLKALIGN_IO_WRITE, BLKALIGN_IO_RANDOM,
 	  BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB}},
 	{"rand-read-4k",
-	 {"rand-read-4k", BLKALIGN_IO_READ, BLKALIGN_IO_RANDOM,
+	 {WSIZE, "rand-read-4k", BLKALIGN_IO_READ, BLKALIGN_IO_RANDOM,
 	  BLKALIGN_IO_DIRECT, 4 * KIB, 1024 * MIB}},
 	/* mkfs writing (zeroing) the whole device through the page cache */
 	{"mkfs",
-	 {"mkfs", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
+	 {WSIZE, "mkfs", BLKALIGN_IO_WRITE, BLKALIGN_IO_SEQUENTIAL,
 	  BLKALIGN_IO_BUFFERED, MIB, 0}},
 };
 
@@ -1046,8 +1074,8 @@ int blkalign_workload_preset(const char *name, struct blkalign_workload *w)
 	for (size_t i = 0; i < NPRESETS; i++) {
 		if (strcmp(presets[i].name, name))
 			continue;
-		*w = presets[i].w;
-		return 0;
+		return ba_model_sized_out(w, &presets[i].w, sizeof(*w),
+					  BA_WORKLOAD_SIZE0);
 	}
 	return -ENOENT;
 }
@@ -1082,6 +1110,23 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 			       const struct blkalign_model_layer *l,
 			       struct blkalign_model_layer *out)
 {
+	struct blkalign_model_layer in, full;
+	int rc;
+
+	if (!out || ba_model_sized_in(&in, sizeof(in), l, BA_MODEL_LAYER_SIZE0))
+		return -EINVAL;
+	rc = ba_model_align_layer(g, &in, &full);
+	if (rc)
+		return rc;
+	return ba_model_sized_out(out, &full, sizeof(full),
+				  BA_MODEL_LAYER_SIZE0);
+}
+
+/* The same on this library's structs. */
+int ba_model_align_layer(const struct blkalign_model_geometry *g,
+			 const struct blkalign_model_layer *l,
+			 struct blkalign_model_layer *out)
+{
 	struct geom gg;
 	struct raid r;
 	uint64_t grain, unit;
@@ -1107,9 +1152,9 @@ int blkalign_model_align_layer(const struct blkalign_model_geometry *g,
 	out->start = ba_round_up_grid(l->start, gg.ao, grain);
 	out->raid_members_misaligned = 0; /* their partitions aligned too */
 	unit = max64(gg.page, gg.pss);
-	out->size = l->size / unit * unit;
-	if (!out->size)
-		out->size = unit;
+	out->length = l->length / unit * unit;
+	if (!out->length)
+		out->length = unit;
 	return 0;
 }
 
@@ -1135,14 +1180,14 @@ int ba_model_run(const struct blkalign_model_geometry *g,
 	m->workload = *w;
 	m->kernel = k;
 	m->actual = *l;
-	rc = blkalign_model_align_layer(g, l, &m->aligned);
+	rc = ba_model_align_layer(g, l, &m->aligned);
 	if (rc)
 		return rc;
 	same = *w;
-	if (!same.total || same.total > m->aligned.size)
-		same.total = m->aligned.size;
-	if (same.total > l->size)
-		same.total = l->size;
+	if (!same.total || same.total > m->aligned.length)
+		same.total = m->aligned.length;
+	if (same.total > l->length)
+		same.total = l->length;
 	m->workload.total = same.total;
 	rc = ba_model_cost(g, l, &same, k, &c);
 	if (rc)
@@ -1167,16 +1212,21 @@ int blkalign_model_run(const struct blkalign_model_geometry *g,
 		       const struct blkalign_workload *w,
 		       enum blkalign_kernel k, struct blkalign_model **out)
 {
+	struct blkalign_model_layer lf;
+	struct blkalign_workload wf;
 	struct ba_model *m;
 	int rc;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
+	if (ba_model_sized_in(&lf, sizeof(lf), l, BA_MODEL_LAYER_SIZE0) ||
+	    ba_model_sized_in(&wf, sizeof(wf), w, BA_WORKLOAD_SIZE0))
+		return -EINVAL;
 	m = malloc(sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	rc = ba_model_run(g, l, w, k, m);
+	rc = ba_model_run(g, &lf, &wf, k, m);
 	if (rc) {
 		free(m);
 		return rc;

@@ -11,6 +11,7 @@
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
 #include "bench/engine.h"
+#include "results.h"
 
 /* an integer, or null when 0 means "unknown" */
 static void put_known(struct json_object *o, const char *k, uint64_t v)

@@ -351,8 +351,7 @@ int blkalign_finding_codes_write_json(FILE *out)
 		return -EINVAL;
 	if (ba_json_root_array(&root, &arr, "check"))
 		return -ENOMEM;
-	for (const struct blkalign_code *c = blkalign_finding_codes(); c->code;
-	     c++) {
+	for (const struct blkalign_code *c = ba_finding_codes(); c->code; c++) {
 		struct json_object *o = json_object_new_object();
 
 		if (!o) {

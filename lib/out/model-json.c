@@ -86,7 +86,7 @@ static struct json_object *layer_json(const char *name,
 	if (name)
 		ba_json_str(o, "name", name);
 	ba_json_u64(o, "start", l->start);
-	ba_json_u64(o, "size", l->size);
+	ba_json_u64(o, "size", l->length);
 	if (l->raid_disks) {
 		json_object_object_add(o, "raid_level",
 				       json_object_new_int(l->raid_level));

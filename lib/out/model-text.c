@@ -262,7 +262,7 @@ static bool size_value(int id, const struct row *r, uint64_t *v)
 		*v = m->workload.total;
 		return true;
 	case BA_MCOL_SIZE:
-		*v = r->aligned ? m->aligned.size : m->actual.size;
+		*v = r->aligned ? m->aligned.length : m->actual.length;
 		return true;
 	}
 	return false;
@@ -464,11 +464,11 @@ static void print_head(const char *name, const struct blkalign_model *m,
 		"%s: start %" PRIu64 " (sector %" PRIu64 "), size %" PRIu64
 		", soft block %u\n",
 		name ? name : "layer", m->actual.start, m->actual.start / 512,
-		m->actual.size, m->cost.soft_block_size);
+		m->actual.length, m->cost.soft_block_size);
 	fprintf(out,
 		"  aligned: start %" PRIu64 " (sector %" PRIu64
 		"), size %" PRIu64 ", soft block %u\n",
-		m->aligned.start, m->aligned.start / 512, m->aligned.size,
+		m->aligned.start, m->aligned.start / 512, m->aligned.length,
 		m->cost_aligned.soft_block_size);
 	fprintf(out,
 		"  kernel %s; logical %u, physical %u, alignment offset "

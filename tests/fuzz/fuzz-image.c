@@ -79,41 +79,52 @@ static void check_report(const struct blkalign_report *r)
 	for (size_t i = 0; i < blkalign_report_ndevices(r); i++) {
 		const struct blkalign_device *d = blkalign_report_device(r, i);
 
-		FUZZ_CHECK(d && d->name && d->path);
+		FUZZ_CHECK(d && blkalign_device_get_name(d) &&
+			   blkalign_device_get_path(d));
 		/*
 		 * An image that claims a qemu format it does not hold (a
 		 * truncated vhdx, a bare vmdk extent) is not audited: the
 		 * operational-error bit, with why; nothing else fails.
 		 */
-		if (d->failed) {
+		if (blkalign_device_get_failed(d)) {
 			FUZZ_CHECK(blkalign_report_status(r) ==
 				   BLKALIGN_STATUS_FAILED);
-			FUZZ_CHECK(d->nproblems >= 1);
+			FUZZ_CHECK(blkalign_device_get_nproblems(d) >= 1);
 			continue;
 		}
 		FUZZ_CHECK((blkalign_report_status(r) & ~3u) == 0);
-		FUZZ_CHECK(d->nlayers >= 1);
-		for (size_t j = 0; j < d->nlayers; j++) {
-			const struct blkalign_layer *l = &d->layers[j];
+		FUZZ_CHECK(blkalign_device_get_nlayers(d) >= 1);
+		for (size_t j = 0; j < blkalign_device_get_nlayers(d); j++) {
+			const struct blkalign_layer *l =
+				blkalign_device_get_layer(d, j);
 
-			FUZZ_CHECK(l->name != NULL);
-			FUZZ_CHECK(l->parent >= -1 &&
-				   l->parent < (int)d->nlayers);
-			FUZZ_CHECK(l->soft_block_size >= 512 &&
-				   l->soft_block_size <= 65536);
+			FUZZ_CHECK(blkalign_layer_get_name(l) != NULL);
+			FUZZ_CHECK(blkalign_layer_get_parent(l) >= -1 &&
+				   blkalign_layer_get_parent(l) <
+					   (int)blkalign_device_get_nlayers(d));
+			FUZZ_CHECK(
+				blkalign_layer_get_soft_block_size(l) >= 512 &&
+				blkalign_layer_get_soft_block_size(l) <= 65536);
 		}
-		for (size_t j = 0; j < d->nfindings; j++) {
-			const struct blkalign_finding *f = &d->findings[j];
+		for (size_t j = 0; j < blkalign_device_get_nfindings(d); j++) {
+			const struct blkalign_finding *f =
+				blkalign_device_get_finding(d, j);
 
-			FUZZ_CHECK(f->code && f->message && f->explanation &&
-				   f->fix);
-			FUZZ_CHECK(f->layer >= 0 && f->layer < (int)d->nlayers);
+			FUZZ_CHECK(blkalign_finding_get_code(f) &&
+				   blkalign_finding_get_message(f) &&
+				   blkalign_finding_get_explanation(f) &&
+				   blkalign_finding_get_fix(f));
+			FUZZ_CHECK(blkalign_finding_get_layer(f) >= 0 &&
+				   blkalign_finding_get_layer(f) <
+					   (int)blkalign_device_get_nlayers(d));
 			if (j)
-				FUZZ_CHECK(d->findings[j - 1].severity >=
-					   f->severity);
+				FUZZ_CHECK(blkalign_finding_get_severity(
+						   blkalign_device_get_finding(
+							   d, j - 1)) >=
+					   blkalign_finding_get_severity(f));
 		}
-		for (size_t j = 0; j < d->nproblems; j++)
-			FUZZ_CHECK(d->problems[j] != NULL);
+		for (size_t j = 0; j < blkalign_device_get_nproblems(d); j++)
+			FUZZ_CHECK(blkalign_device_get_problem(d, j) != NULL);
 	}
 }
 

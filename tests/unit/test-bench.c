@@ -17,6 +17,7 @@
 
 #include "blkalign.h"
 #include "bench/engine.h"
+#include "results.h"
 #include "table.h"
 
 #define MS 1000000ull

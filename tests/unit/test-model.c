@@ -67,9 +67,11 @@ struct cost_row {
 	uint64_t size1, count1, size2, count2;
 };
 
-#define WL(dir, pat, path, io, total)          \
-	{                                      \
-		"t", dir, pat, path, io, total \
+#define LSIZE sizeof(struct blkalign_model_layer)
+#define WL(dir, pat, path, io, total)                                      \
+	{                                                                  \
+		sizeof(struct blkalign_workload), "t", dir, pat, path, io, \
+			total                                              \
 	}
 
 static const struct cost_row cost_rows[] = {
@@ -83,7 +85,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"1.4-p1-512-buffered-write",
 	 LOOP,
-	 {S(2048), S(999999)},
+	 {LSIZE, S(2048), S(999999)},
 	 WL(W, SEQ, BUF, M(1), M(256)),
 	 CUR,
 	 4096,
@@ -96,7 +98,7 @@ static const struct cost_row cost_rows[] = {
 	 4096},
 	{"1.4-p3-1024-buffered-write",
 	 LOOP,
-	 {S(2004992), S(1000002)},
+	 {LSIZE, S(2004992), S(1000002)},
 	 WL(W, SEQ, BUF, M(1), M(256)),
 	 CUR,
 	 2048,
@@ -109,7 +111,7 @@ static const struct cost_row cost_rows[] = {
 	 2048},
 	{"1.4-p2-4096-buffered-write",
 	 LOOP,
-	 {S(1003520), S(1000000)},
+	 {LSIZE, S(1003520), S(1000000)},
 	 WL(W, SEQ, BUF, M(1), M(256)),
 	 CUR,
 	 512,
@@ -124,7 +126,7 @@ static const struct cost_row cost_rows[] = {
 	 * (measured 512 requests of 1024 sectors, any soft block size) */
 	{"1.4-p1-direct-write",
 	 LOOP,
-	 {S(2048), S(999999)},
+	 {LSIZE, S(2048), S(999999)},
 	 WL(W, SEQ, DIR, M(1), M(256)),
 	 CUR,
 	 512,
@@ -137,7 +139,7 @@ static const struct cost_row cost_rows[] = {
 	 512},
 	{"1.4-p2-direct-write",
 	 LOOP,
-	 {S(1003520), S(1000000)},
+	 {LSIZE, S(1003520), S(1000000)},
 	 WL(W, SEQ, DIR, M(1), M(256)),
 	 CUR,
 	 512,
@@ -156,7 +158,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"1.4-p1-buffered-read",
 	 LOOP,
-	 {S(2048), S(999999)},
+	 {LSIZE, S(2048), S(999999)},
 	 WL(R, SEQ, BUF, M(1), M(256)),
 	 CUR,
 	 208,
@@ -169,7 +171,7 @@ static const struct cost_row cost_rows[] = {
 	 208},
 	{"1.4-p3-buffered-read",
 	 LOOP,
-	 {S(2004992), S(1000002)},
+	 {LSIZE, S(2004992), S(1000002)},
 	 WL(R, SEQ, BUF, M(1), M(256)),
 	 CUR,
 	 208,
@@ -183,7 +185,7 @@ static const struct cost_row cost_rows[] = {
 	/* direct reads like direct writes (measured 512 / 1024 sectors) */
 	{"1.4-p3-direct-read",
 	 LOOP,
-	 {S(2004992), S(1000002)},
+	 {LSIZE, S(2004992), S(1000002)},
 	 WL(R, SEQ, DIR, M(1), M(256)),
 	 CUR,
 	 512,
@@ -196,7 +198,7 @@ static const struct cost_row cost_rows[] = {
 	 * (ractl_max_pages(): min(req, io_pages)): 1 GiB / 1 MiB + 1 */
 	{"read-window-is-the-read",
 	 LOOP_RA128,
-	 {M(1), M(2048)},
+	 {LSIZE, M(1), M(2048)},
 	 WL(R, SEQ, BUF, M(1), M(1024)),
 	 CUR,
 	 1025,
@@ -208,7 +210,7 @@ static const struct cost_row cost_rows[] = {
 	/* 4 KiB reads with read_ahead_kb 128: 128 KiB windows, 512 + 1 */
 	{"read-4k-window-128k",
 	 LOOP_RA128,
-	 {M(1), M(2048)},
+	 {LSIZE, M(1), M(2048)},
 	 WL(R, SEQ, BUF, K(4), M(64)),
 	 CUR,
 	 513,
@@ -221,7 +223,7 @@ static const struct cost_row cost_rows[] = {
 	 * read whole is 4 MiB = 3 x 1280 KiB + 256 KiB */
 	{"read-ahead-stops-at-the-end",
 	 LOOP,
-	 {M(1), M(4)},
+	 {LSIZE, M(1), M(4)},
 	 WL(R, SEQ, BUF, M(1), M(4)),
 	 CUR,
 	 4,
@@ -237,7 +239,7 @@ static const struct cost_row cost_rows[] = {
 	/* random 4 KiB buffered reads: read as is, one page each */
 	{"rand-read-4k-buffered",
 	 LOOP,
-	 {M(1), M(2048)},
+	 {LSIZE, M(1), M(2048)},
 	 WL(R, RND, BUF, K(4), M(4)),
 	 CUR,
 	 1024,
@@ -253,7 +255,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"1gib-512-buffered-write",
 	 LOOP,
-	 {S(2048), S(4194305)},
+	 {LSIZE, S(2048), S(4194305)},
 	 WL(W, SEQ, BUF, M(1), M(1024)),
 	 CUR,
 	 16384,
@@ -266,7 +268,7 @@ static const struct cost_row cost_rows[] = {
 	 * + one request of 4 KiB */
 	{"tail-request",
 	 LOOP,
-	 {S(2048), S(999999)},
+	 {LSIZE, S(2048), S(999999)},
 	 WL(W, SEQ, BUF, M(1), M(1) + K(4)),
 	 CUR,
 	 17,
@@ -292,7 +294,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"seed002-512-pre411",
 	 HYPERV,
-	 {S(14281785), S(27647865)},
+	 {LSIZE, S(14281785), S(27647865)},
 	 WL(W, SEQ, BUF, M(1), M(1)),
 	 OLD,
 	 1793,
@@ -309,7 +311,7 @@ static const struct cost_row cost_rows[] = {
 	 * = 769 requests; pairs (4 sectors) 255, 2-sector 514 */
 	{"seed002-1024-pre411",
 	 HYPERV,
-	 {S(14282752), S(27646898)},
+	 {LSIZE, S(14282752), S(27646898)},
 	 WL(W, SEQ, BUF, M(1), M(1)),
 	 OLD,
 	 769,
@@ -326,7 +328,7 @@ static const struct cost_row cost_rows[] = {
 	 * 128 segments x 4096 = 1024 sectors */
 	{"seed002-4096-pre411",
 	 HYPERV,
-	 {S(14282752), S(27660288)},
+	 {LSIZE, S(14282752), S(27660288)},
 	 WL(W, SEQ, BUF, M(1), M(1)),
 	 OLD,
 	 2,
@@ -340,7 +342,7 @@ static const struct cost_row cost_rows[] = {
 	/* the same queue on a current kernel: 128 x 512 = 64 KiB */
 	{"seed002-512-current",
 	 HYPERV,
-	 {S(14281785), S(27647865)},
+	 {LSIZE, S(14281785), S(27647865)},
 	 WL(W, SEQ, BUF, M(1), M(1)),
 	 CUR,
 	 16,
@@ -354,7 +356,7 @@ static const struct cost_row cost_rows[] = {
 	/* pre-4.11 without a virt boundary: nothing changes */
 	{"pre411-no-virt-boundary",
 	 LOOP,
-	 {S(2048), S(999999)},
+	 {LSIZE, S(2048), S(999999)},
 	 WL(W, SEQ, BUF, M(1), M(1)),
 	 OLD,
 	 16,
@@ -366,7 +368,7 @@ static const struct cost_row cost_rows[] = {
 	/* 1 GiB pre-4.11 at 512: 1 + 262144 x 7 (cycle skipping again) */
 	{"seed002-512-pre411-1gib",
 	 HYPERV,
-	 {S(14281785), S(27647865)},
+	 {LSIZE, S(14281785), S(27647865)},
 	 WL(W, SEQ, BUF, M(1), M(1024)),
 	 OLD,
 	 1835009,
@@ -383,7 +385,7 @@ static const struct cost_row cost_rows[] = {
 	/* 4Kn loop: every size is a multiple of 4096: 512 KiB requests */
 	{"4kn-buffered-write",
 	 LOOP_4KN,
-	 {M(1), M(64) + K(4)},
+	 {LSIZE, M(1), M(64) + K(4)},
 	 WL(W, SEQ, BUF, M(1), M(32)),
 	 CUR,
 	 64,
@@ -402,7 +404,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"512e-start63-rand-write-4k",
 	 E512,
-	 {S(63), M(1024)},
+	 {LSIZE, S(63), M(1024)},
 	 WL(W, RND, DIR, K(4), M(4)),
 	 CUR,
 	 1024,
@@ -413,7 +415,7 @@ static const struct cost_row cost_rows[] = {
 	 2048},
 	{"512e-aligned-rand-write-4k",
 	 E512,
-	 {M(1), M(1024)},
+	 {LSIZE, M(1), M(1024)},
 	 WL(W, RND, DIR, K(4), M(4)),
 	 CUR,
 	 1024,
@@ -426,7 +428,7 @@ static const struct cost_row cost_rows[] = {
 	 * head and tail each: 2 per request, 129 physical sectors each */
 	{"512e-start63-seq-write",
 	 E512,
-	 {S(63), M(1024)},
+	 {LSIZE, S(63), M(1024)},
 	 WL(W, SEQ, BUF, M(1), M(64)),
 	 CUR,
 	 128,
@@ -438,7 +440,7 @@ static const struct cost_row cost_rows[] = {
 	/* reads never read-modify-write */
 	{"512e-start63-read",
 	 E512,
-	 {S(63), M(1024)},
+	 {LSIZE, S(63), M(1024)},
 	 WL(R, RND, DIR, K(4), M(4)),
 	 CUR,
 	 1024,
@@ -456,7 +458,7 @@ static const struct cost_row cost_rows[] = {
 	 */
 	{"512e-max-sectors-split",
 	 E512_64K,
-	 {S(63), M(1024)},
+	 {LSIZE, S(63), M(1024)},
 	 WL(W, SEQ, DIR, M(1), M(1)),
 	 CUR,
 	 17,
@@ -549,8 +551,8 @@ static void test_raid(void **state)
 {
 	const struct raid_row *r = *state;
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = {r->start, M(1024), r->disks, r->level,
-					 r->chunk};
+	struct blkalign_model_layer l = {LSIZE,	   r->start, M(1024),
+					 r->disks, r->level, r->chunk};
 	struct blkalign_workload w = WL(W, RND, DIR, r->io_size, r->io_size);
 	struct ba_model_cost cost;
 	const struct blkalign_model_cost *c = &cost.pub;
@@ -571,7 +573,8 @@ static void test_raid(void **state)
 static void test_raid_run(void **state)
 {
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
+	struct blkalign_model_layer l = {LSIZE, M(3) + K(64), M(1024), 4,
+					 5,	K(64)};
 	struct blkalign_workload w = WL(W, RND, DIR, K(192), K(192));
 	struct blkalign_model *m = NULL;
 	const struct cost_row row = {"raid5-run"};
@@ -609,7 +612,8 @@ static void test_raid_run(void **state)
 static void test_raid_stream(void **state)
 {
 	struct blkalign_model_geometry g = LOOP;
-	struct blkalign_model_layer l = {M(3) + K(64), M(1024), 4, 5, K(64)};
+	struct blkalign_model_layer l = {LSIZE, M(3) + K(64), M(1024), 4,
+					 5,	K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
 	struct ba_model_cost cost;
 	const struct blkalign_model_cost *c = &cost.pub;
@@ -652,19 +656,20 @@ static const struct align_row align_rows[] = {
 static void test_align(void **state)
 {
 	const struct align_row *r = *state;
-	struct blkalign_model_layer l = {r->start, r->size}, a;
+	struct blkalign_model_layer l = {LSIZE, r->start, r->size},
+				    a = BLKALIGN_MODEL_LAYER_INIT;
 
 	EXPECT_S64(r, "rc", blkalign_model_align_layer(&r->g, &l, &a), 0);
 	EXPECT_U64(r, "aligned start", a.start, r->want_start);
-	EXPECT_U64(r, "aligned size", a.size, r->want_size);
+	EXPECT_U64(r, "aligned size", a.length, r->want_size);
 }
 
 /* Impossible input is refused, not modelled. */
 static void test_invalid(void **state)
 {
 	struct blkalign_model_geometry g = LOOP, bad = LOOP;
-	struct blkalign_model_layer l = {M(1), M(64)};
-	struct blkalign_model_layer raid = {M(1), M(64), 1, 5, K(64)};
+	struct blkalign_model_layer l = {LSIZE, M(1), M(64)};
+	struct blkalign_model_layer raid = {LSIZE, M(1), M(64), 1, 5, K(64)};
 	struct blkalign_workload w = WL(W, SEQ, BUF, M(1), M(1));
 	struct blkalign_workload odd = WL(W, SEQ, DIR, 1000, M(1));
 	struct ba_model_cost cost;
@@ -693,7 +698,7 @@ static void test_invalid(void **state)
 /* Presets and names. */
 static void test_presets(void **state)
 {
-	struct blkalign_workload w;
+	struct blkalign_workload w = BLKALIGN_WORKLOAD_INIT;
 	enum blkalign_kernel k;
 	const struct cost_row row = {"presets"};
 	size_t n = 0;
@@ -714,6 +719,82 @@ static void test_presets(void **state)
 	EXPECT_S64(&row, "pre-4.11", blkalign_kernel_parse("pre-4.11", &k), 0);
 	EXPECT_U64(&row, "pre-4.11 value", k, BLKALIGN_KERNEL_PRE_4_11);
 	EXPECT_S64(&row, "4.10", blkalign_kernel_parse("4.10", &k), -22);
+}
+
+/*
+ * The result getters (lib/get-*.c) read the fields, and 0 or NULL for a
+ * NULL handle or an index past the end; the model's sized inputs refuse
+ * a size below the first one and fill only the caller's.
+ */
+static void test_getters(void **state)
+{
+	struct blkalign_model_geometry g = LOOP;
+	struct blkalign_model_layer l = {LSIZE, M(3) + K(64), M(1024), 4,
+					 5,	K(64)};
+	struct blkalign_model_layer small = l;
+	struct blkalign_workload w = WL(W, RND, DIR, K(192), K(192));
+	struct blkalign_workload w0 = {0};
+	struct blkalign_model *m = NULL;
+	const struct blkalign_model_cost *c;
+	enum blkalign_source src = BLKALIGN_SRC_SYSFS;
+	const struct cost_row row = {"getters"};
+	size_t n;
+
+	(void)state;
+	EXPECT_S64(&row, "rc", blkalign_model_run(&g, &l, &w, CUR, &m), 0);
+	c = blkalign_model_get_cost(m);
+	EXPECT_U64(&row, "cost", (uintptr_t)c, (uintptr_t)&m->cost);
+	EXPECT_U64(&row, "requests", blkalign_model_cost_get_requests(c),
+		   m->cost.requests);
+	EXPECT_U64(&row, "aligned start", blkalign_model_get_aligned(m)->start,
+		   M(6));
+	n = blkalign_model_cost_get_nsizes(c);
+	assert_true(n > 0);
+	EXPECT_U64(&row, "first size",
+		   blkalign_size_count_get_bytes(
+			   blkalign_model_cost_get_size(c, 0)),
+		   m->cost.sizes[0].bytes);
+	EXPECT_U64(&row, "size past the end",
+		   (uintptr_t)blkalign_model_cost_get_size(c, n), 0);
+	EXPECT_U64(&row, "workload", blkalign_model_get_workload(m)->io_size,
+		   K(192));
+	blkalign_model_free(m);
+
+	EXPECT_U64(&row, "NULL model", (uintptr_t)blkalign_model_get_cost(NULL),
+		   0);
+	EXPECT_U64(&row, "NULL cost", blkalign_model_cost_get_requests(NULL),
+		   0);
+	EXPECT_U64(&row, "NULL layer", blkalign_layer_get_start(NULL), 0);
+	EXPECT_U64(&row, "NULL device's layer",
+		   (uintptr_t)blkalign_device_get_layer(NULL, 0), 0);
+	EXPECT_U64(&row, "NULL topology",
+		   (uint64_t)blkalign_topology_get(
+			   NULL, BLKALIGN_TOPO_LOGICAL_SECTOR_SIZE, &src),
+		   0);
+	EXPECT_U64(&row, "NULL topology's source", src, BLKALIGN_SRC_NONE);
+	EXPECT_U64(
+		&row, "key name",
+		strcmp(blkalign_topology_key_name(BLKALIGN_TOPO_READ_AHEAD_KB),
+		       "read_ahead_kb"),
+		0);
+	EXPECT_U64(&row, "key past the last",
+		   (uintptr_t)blkalign_topology_key_name(
+			   BLKALIGN_TOPO_READ_AHEAD_KB + 1),
+		   0);
+	EXPECT_U64(&row, "codes", blkalign_finding_ncodes() > 10, 1);
+	EXPECT_U64(&row, "code past the last",
+		   (uintptr_t)blkalign_finding_code(blkalign_finding_ncodes()),
+		   0);
+
+	EXPECT_S64(&row, "workload size 0",
+		   blkalign_workload_preset("mkfs", &w0), -22);
+	small.size = BA_MODEL_LAYER_SIZE0 - 1;
+	EXPECT_S64(&row, "layer below its first size",
+		   blkalign_model_run(&g, &small, &w, CUR, &m), -22);
+	small.size = BA_MODEL_LAYER_SIZE0;
+	EXPECT_S64(&row, "layer of its first size",
+		   blkalign_model_run(&g, &small, &w, CUR, &m), 0);
+	blkalign_model_free(m);
 }
 
 /*
@@ -850,6 +931,7 @@ int main(void)
 		cmocka_unit_test(test_raid_stream),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_presets),
+		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_finding_cost),
 	};
 	int failed = 0;

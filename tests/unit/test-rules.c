@@ -963,7 +963,7 @@ static void test_publish_sort(void **state)
  * table ends after the last. */
 static void test_code_table(void **state)
 {
-	const struct blkalign_code *all = blkalign_finding_codes();
+	const struct blkalign_code *all = ba_finding_codes();
 
 	(void)state;
 	for (int c = 0; c < BA_NCODES; c++) {

@@ -413,9 +413,9 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 	struct blkalign_report *rep = blkalign_report_new(ctx);
 	const struct blkalign_device *d;
 	struct blkalign_model_geometry g = {.size = sizeof(g)};
-	struct blkalign_model_layer l, lw;
+	struct blkalign_model_layer l = BLKALIGN_MODEL_LAYER_INIT, lw;
 	struct ba_model_cost m, mw;
-	struct blkalign_workload w;
+	struct blkalign_workload w = BLKALIGN_WORKLOAD_INIT;
 	size_t li = 0;
 
 	if (!rep || blkalign_check_path(rep, path) ||
@@ -430,7 +430,7 @@ static void model_sides(struct blkalign_ctx *ctx, const char *path,
 		goto out;
 	blkalign_model_geometry_defaults(&g);
 	lw = l;
-	lw.size = window;
+	lw.length = window;
 	if (blkalign_workload_preset(
 		    c->write ? "seq-write-buffered" : "seq-read", &w))
 		goto out;
