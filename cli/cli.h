@@ -22,6 +22,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 int cli_main(int argc, char **argv);
+void cli_version(FILE *out);
+extern const char cli_git_version[]; /* git-version.c.in */
 
 /* fix's I/O backend (cmd-fix.c): NULL, the system's, but in test
  * programs that link the commands with a backend of their own. */

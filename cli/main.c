@@ -98,7 +98,7 @@ int cli_main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-		printf(PROGRAM " %s\n", blkalign_version());
+		cli_version(stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {

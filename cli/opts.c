@@ -87,7 +87,7 @@ int cli_parse_opts(const struct cli_cmd *cmd, int argc, char **argv,
 		}
 		/* every command's -V is --version, as before the command */
 		if (c == 'V') {
-			printf(PROGRAM " %s\n", blkalign_version());
+			cli_version(stdout);
 			return CLI_DONE;
 		}
 		if (c == '?') {

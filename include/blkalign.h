@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "blkalign-version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -531,6 +533,10 @@ size_t blkalign_finding_ncodes(void);
 const struct blkalign_code *blkalign_finding_code(size_t i);
 const char *blkalign_source_name(enum blkalign_source s);
 const char *blkalign_version(void);
+/* The version of the library running: its text ("0.1.0"), and each part
+ * where a pointer is given (libblkid's blkid_get_library_version does the
+ * same); BLKALIGN_VERSION_* say the one a program was built against. */
+const char *blkalign_get_library_version(int *major, int *minor, int *patch);
 
 /*
  * What a command's --json prints when it fails before its own document

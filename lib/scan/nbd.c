@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "blkalignP.h"
+#include "nbd-dl.h"
 #include "ptable.h"
 #include "vdisk.h"
 
@@ -97,7 +98,7 @@ static int64_t now_ms(void)
 
 static int nbd_rc(void)
 {
-	int e = nbd_get_errno();
+	int e = sym_nbd_get_errno();
 
 	return e > 0 ? -e : -EIO;
 }
@@ -116,20 +117,20 @@ static int wait_for(struct nbd_handle *h, int64_t cookie, int timeout_ms)
 		int r;
 
 		if (cookie) {
-			r = nbd_aio_command_completed(h, (uint64_t)cookie);
+			r = sym_nbd_aio_command_completed(h, (uint64_t)cookie);
 			if (r == 1)
 				return 0;
 			if (r < 0)
 				return nbd_rc();
-		} else if (nbd_aio_is_ready(h)) {
+		} else if (sym_nbd_aio_is_ready(h)) {
 			return 0;
-		} else if (nbd_aio_is_dead(h) || nbd_aio_is_closed(h)) {
+		} else if (sym_nbd_aio_is_dead(h) || sym_nbd_aio_is_closed(h)) {
 			return -ECONNRESET;
 		}
 		left = end - now_ms();
 		if (left <= 0)
 			return -ETIMEDOUT;
-		if (nbd_poll(h, (int)left) < 0)
+		if (sym_nbd_poll(h, (int)left) < 0)
 			return nbd_rc();
 	}
 }
@@ -137,7 +138,7 @@ static int wait_for(struct nbd_handle *h, int64_t cookie, int timeout_ms)
 /* "why": libnbd's last error, else strerror(-@rc), into @why. */
 static void say_nbd(char *why, size_t len, int rc)
 {
-	const char *e = rc == -ETIMEDOUT ? NULL : nbd_get_error();
+	const char *e = rc == -ETIMEDOUT ? NULL : sym_nbd_get_error();
 
 	if (rc == -ETIMEDOUT)
 		snprintf(why, len, "no answer from the NBD server within %d s",
@@ -156,7 +157,7 @@ void ba_nbd_close(struct ba_nbd *n)
 		return;
 	/* the child exits when its one client goes: give it a moment */
 	if (n->h)
-		nbd_close(n->h);
+		sym_nbd_close(n->h);
 	ba_qemu_nbd_stop(&n->server, 2000);
 	ba_vdisk_child_close(n->vc);
 	if (n->lock_fd >= 0)
@@ -169,28 +170,38 @@ void ba_nbd_close(struct ba_nbd *n)
 	free(n);
 }
 
-static struct ba_nbd *nbd_new(void)
+/*
+ * A connection to be made: libnbd loaded (nbd-dl.c; @what needs it) and
+ * a handle.  Returns: 0 with @out set, or -errno with why in @why.
+ */
+static int nbd_new(const char *what, struct ba_nbd **out, char *why, size_t len)
 {
-	struct ba_nbd *n = calloc(1, sizeof(*n));
+	struct ba_nbd *n;
+	int rc = ba_nbd_dl_load(what, why, len);
 
-	if (!n)
-		return NULL;
+	*out = NULL;
+	if (rc)
+		return rc;
+	n = calloc(1, sizeof(*n));
+	if (n)
+		n->h = sym_nbd_create();
+	if (!n || !n->h) {
+		free(n);
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
 	n->memfd = -1;
 	n->errfd = -1;
 	n->lock_fd = -1;
-	n->h = nbd_create();
-	if (!n->h) {
-		free(n);
-		return NULL;
-	}
 	/*
 	 * Ask for block status (fetch() reads no range the export says
 	 * reads as zeros); a server without it connects all the same and
 	 * is read as before.  The call only fails without memory.
 	 */
-	if (nbd_add_meta_context(n->h, LIBNBD_CONTEXT_BASE_ALLOCATION) < 0)
+	if (sym_nbd_add_meta_context(n->h, LIBNBD_CONTEXT_BASE_ALLOCATION) < 0)
 		n->status = -1;
-	return n;
+	*out = n;
+	return 0;
 }
 
 /* The memfd of the export's @size. */
@@ -212,7 +223,7 @@ static int make_memfd(struct ba_nbd *n, int64_t size, char *why, size_t len)
 /* After the handshake: the export's size and the memfd of that size. */
 static int attach(struct ba_nbd *n, char *why, size_t len)
 {
-	int64_t size = nbd_get_size(n->h);
+	int64_t size = sym_nbd_get_size(n->h);
 
 	if (size < 0) {
 		say_nbd(why, len, nbd_rc());
@@ -333,7 +344,7 @@ static char *image_opts(const char *format, const char *file, bool writable)
 int ba_nbd_open_image(const char *path, const char *format, bool writable,
 		      struct ba_nbd **out, char *why, size_t len)
 {
-	char *argv[5], *opts;
+	char *argv[5], *opts, what[64];
 	struct ba_nbd *n = NULL;
 	size_t k = 0;
 	int rc;
@@ -346,6 +357,10 @@ int ba_nbd_open_image(const char *path, const char *format, bool writable,
 			 format);
 		return -ENOENT;
 	}
+	snprintf(what, sizeof(what), "%s images", format);
+	rc = nbd_new(what, &n, why, len);
+	if (rc)
+		return rc;
 	opts = image_opts(format, path, writable);
 	argv[k++] = "qemu-nbd";
 	if (!writable)
@@ -353,8 +368,7 @@ int ba_nbd_open_image(const char *path, const char *format, bool writable,
 	argv[k++] = "--image-opts";
 	argv[k++] = opts;
 	argv[k] = NULL;
-	n = opts ? nbd_new() : NULL;
-	if (!n) {
+	if (!opts) {
 		rc = -ENOMEM;
 		snprintf(why, len, "out of memory");
 		goto out;
@@ -364,13 +378,13 @@ int ba_nbd_open_image(const char *path, const char *format, bool writable,
 	rc = ba_qemu_nbd_start(argv, n->errfd, &n->server, why, len);
 	if (rc)
 		goto out;
-	rc = nbd_aio_connect_unix(n->h, n->server.sock) < 0
+	rc = sym_nbd_aio_connect_unix(n->h, n->server.sock) < 0
 		     ? nbd_rc()
 		     : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
 	ba_qemu_nbd_unlink(&n->server);
 	if (rc) {
 		/* let qemu-nbd finish its message (a hung one is killed) */
-		nbd_close(n->h);
+		sym_nbd_close(n->h);
 		n->h = NULL;
 		ba_qemu_nbd_stop(&n->server, rc == -ETIMEDOUT ? 0 : 5000);
 		if (!ba_qemu_nbd_said(n->errfd, opts, path, why, len))
@@ -412,20 +426,18 @@ bool ba_nbd_is_uri(const char *target)
  */
 int ba_nbd_open_uri(const char *uri, struct ba_nbd **out, char *why, size_t len)
 {
-	struct ba_nbd *n = nbd_new();
-	int rc;
+	struct ba_nbd *n;
+	int rc = nbd_new("NBD exports", &n, why, len);
 
 	*out = NULL;
-	if (!n) {
-		snprintf(why, len, "out of memory");
-		return -ENOMEM;
-	}
-	if (!nbd_supports_uri(n->h)) {
+	if (rc)
+		return rc;
+	if (!sym_nbd_supports_uri(n->h)) {
 		snprintf(why, len, "this libnbd cannot parse NBD URIs");
 		rc = -ENOTSUP;
 		goto out;
 	}
-	rc = nbd_aio_connect_uri(n->h, uri) < 0
+	rc = sym_nbd_aio_connect_uri(n->h, uri) < 0
 		     ? nbd_rc()
 		     : wait_for(n->h, 0, CONNECT_TIMEOUT_MS);
 	if (rc) {
@@ -559,8 +571,8 @@ static int read_range(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 			end - at < FETCH_MAX ? (size_t)(end - at) : FETCH_MAX;
 		int rc;
 
-		rc = wait_cmd(n, nbd_aio_pread(n->h, buf, k, at,
-					       NBD_NULL_COMPLETION, 0));
+		rc = wait_cmd(n, sym_nbd_aio_pread(n->h, buf, k, at,
+						   NBD_NULL_COMPLETION, 0));
 		if (rc)
 			return rc;
 		rc = pwrite_full(n->memfd, buf, k, at);
@@ -634,8 +646,8 @@ static int status_of(struct ba_nbd *n, uint64_t at, uint64_t end,
 	memset(r, 0, sizeof(*r));
 	r->at = at;
 	r->end = at + count;
-	return wait_cmd(n, nbd_aio_block_status(n->h, count, at, cb,
-						NBD_NULL_COMPLETION, 0));
+	return wait_cmd(n, sym_nbd_aio_block_status(n->h, count, at, cb,
+						    NBD_NULL_COMPLETION, 0));
 }
 
 /*
@@ -773,7 +785,7 @@ static int fetch(struct ba_nbd *n, uint64_t start, uint64_t end, void *buf)
 		return fetch_local(n, start, end);
 
 	if (!rc && !n->status)
-		n->status = nbd_can_meta_context(
+		n->status = sym_nbd_can_meta_context(
 				    n->h, LIBNBD_CONTEXT_BASE_ALLOCATION) == 1
 				    ? 1
 				    : -1;
@@ -996,13 +1008,14 @@ static int transfer(struct ba_nbd *n, void *rbuf, const void *wbuf, size_t len,
 			size_t k =
 				len - done < FETCH_MAX ? len - done : FETCH_MAX;
 			int64_t c =
-				rbuf ? nbd_aio_pread(n->h, (char *)rbuf + done,
-						     k, off + done,
-						     NBD_NULL_COMPLETION, 0)
-				     : nbd_aio_pwrite(n->h,
-						      (const char *)wbuf + done,
-						      k, off + done,
-						      NBD_NULL_COMPLETION, 0);
+				rbuf ? sym_nbd_aio_pread(n->h,
+							 (char *)rbuf + done, k,
+							 off + done,
+							 NBD_NULL_COMPLETION, 0)
+				     : sym_nbd_aio_pwrite(
+					       n->h, (const char *)wbuf + done,
+					       k, off + done,
+					       NBD_NULL_COMPLETION, 0);
 
 			if (c < 0) {
 				rc = nbd_rc();
@@ -1089,7 +1102,7 @@ int ba_nbd_flush(struct ba_nbd *n)
 	pthread_mutex_lock(&rw_lock);
 	rc = n->h ? n->failed : -EROFS;
 	if (!rc) {
-		c = nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
+		c = sym_nbd_aio_flush(n->h, NBD_NULL_COMPLETION, 0);
 		rc = c < 0 ? nbd_rc() : wait_all(n, &c, 1, WRITE_TIMEOUT_MS);
 	}
 	pthread_mutex_unlock(&rw_lock);
@@ -1099,5 +1112,6 @@ int ba_nbd_flush(struct ba_nbd *n)
 /** ba_nbd_writable: the export takes writes and flushes. */
 bool ba_nbd_writable(const struct ba_nbd *n)
 {
-	return n->h && nbd_is_read_only(n->h) == 0 && nbd_can_flush(n->h) == 1;
+	return n->h && sym_nbd_is_read_only(n->h) == 0 &&
+	       sym_nbd_can_flush(n->h) == 1;
 }
