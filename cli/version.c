@@ -3,9 +3,9 @@
  * version.c - what -V/--version prints: blkalign's version (git describe
  * in a build from git), the libblkalign running, and the libraries it was
  * built with and runs with, as util-linux's commands name libblkid's.
- * The running ones are asked through the process's own symbols
- * (dlsym(RTLD_DEFAULT)): a library libblkalign loads only when a run needs
- * it (libnbd) says "not loaded" rather than being loaded to say more.
+ * The running ones are asked only when the process has them loaded
+ * (RTLD_NOLOAD): a library libblkalign loads when a run needs it (libnbd,
+ * libfdisk) says "not loaded" rather than being loaded to say more.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -13,15 +13,25 @@
 
 #include "cli.h"
 
-/* a library's "name version" when the process has it, else nothing */
+/*
+ * "name version" of the library @soname when the process has loaded it
+ * (RTLD_NOLOAD: never loads it), from its function @sym of @args
+ * arguments, else "name: not loaded" (libfdisk before fix writes a
+ * table).
+ */
 static void running(FILE *out, const char *sep, const char *name,
-		    const char *sym, int args)
+		    const char *soname, const char *sym, int args)
 {
-	void *f = dlsym(RTLD_DEFAULT, sym);
+	void *dl = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+	void *f = dl ? dlsym(dl, sym) : NULL;
 	const char *ver = NULL, *date = NULL;
 
-	if (!f)
+	if (!f) {
+		fprintf(out, "%s%s: not loaded", sep, name);
+		if (dl)
+			dlclose(dl);
 		return;
+	}
 	if (args == 0)
 		ver = ((const char *(*)(void))f)();
 	else if (args == 1)
@@ -31,6 +41,7 @@ static void running(FILE *out, const char *sep, const char *name,
 	fprintf(out, "%s%s %s", sep, name, ver ? ver : "?");
 	if (date)
 		fprintf(out, " (%s)", date);
+	dlclose(dl);
 }
 
 /* libnbd's version, from a handle, when libblkalign has loaded it. */
@@ -73,11 +84,14 @@ void cli_version(FILE *out)
 		blkalign_get_library_version(NULL, NULL, NULL));
 	fprintf(out, "built with %s\n", CLI_BUILT_WITH);
 	fprintf(out, "running with");
-	running(out, " ", "libblkid", "blkid_get_library_version", 2);
-	running(out, ", ", "libfdisk", "fdisk_get_library_version", 1);
-	running(out, ", ", "libsmartcols", "scols_get_library_version", 1);
-	running(out, ", ", "json-c", "json_c_version", 0);
-	running(out, ", ", "zlib", "zlibVersion", 0);
+	running(out, " ", "libblkid", "libblkid.so.1",
+		"blkid_get_library_version", 2);
+	running(out, ", ", "libfdisk", "libfdisk.so.1",
+		"fdisk_get_library_version", 1);
+	running(out, ", ", "libsmartcols", "libsmartcols.so.1",
+		"scols_get_library_version", 1);
+	running(out, ", ", "json-c", "libjson-c.so.5", "json_c_version", 0);
+	running(out, ", ", "zlib", "libz.so.1", "zlibVersion", 0);
 	running_nbd(out);
 	fputc('\n', out);
 }

@@ -10,7 +10,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <libfdisk/libfdisk.h>
 #include <linux/blkpg.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "fdisk-dl.h"
 #include "fix.h"
 
 struct kpart {
@@ -112,23 +112,25 @@ int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
 		goto out;
 	(void)ioctl(f->fd, BLKRRPART);
 	kernel_parts(ctx, st.st_rdev, k);
-	cxt = fdisk_new_context();
-	if (!cxt || fdisk_save_user_sector_size(cxt, lss, lss) ||
-	    fdisk_assign_device(cxt, path, 1) ||
-	    fdisk_get_partitions(cxt, &tb)) {
+	if (!ba_fdisk_dl_load(NULL, 0))
+		cxt = sym_fdisk_new_context();
+	if (!cxt || sym_fdisk_save_user_sector_size(cxt, lss, lss) ||
+	    sym_fdisk_assign_device(cxt, path, 1) ||
+	    sym_fdisk_get_partitions(cxt, &tb)) {
 		rc = -EIO;
 		goto out;
 	}
-	for (size_t i = 0; i < fdisk_table_get_nents(tb); i++) {
-		struct fdisk_partition *pa = fdisk_table_get_partition(tb, i);
-		size_t no = fdisk_partition_get_partno(pa) + 1;
-		uint64_t s = (uint64_t)fdisk_partition_get_start(pa) * lss;
-		uint64_t z = (uint64_t)fdisk_partition_get_size(pa) * lss;
+	for (size_t i = 0; i < sym_fdisk_table_get_nents(tb); i++) {
+		struct fdisk_partition *pa =
+			sym_fdisk_table_get_partition(tb, i);
+		size_t no = sym_fdisk_partition_get_partno(pa) + 1;
+		uint64_t s = (uint64_t)sym_fdisk_partition_get_start(pa) * lss;
+		uint64_t z = (uint64_t)sym_fdisk_partition_get_size(pa) * lss;
 		int r;
 
 		if (no >= KPARTS)
 			continue;
-		if (fdisk_partition_is_container(pa))
+		if (sym_fdisk_partition_is_container(pa))
 			z = lss == 512 ? 1024 : lss; /* as the kernel does */
 		if (k[no].seen && k[no].start == s && k[no].size == z)
 			continue;
@@ -139,8 +141,10 @@ int ba_fix_tell_kernel(const struct blkalign_ctx *ctx, struct ba_file *f,
 			rc = r;
 	}
 out:
-	fdisk_unref_table(tb);
-	fdisk_unref_context(cxt);
+	if (cxt) { /* else libfdisk may not be loaded */
+		sym_fdisk_unref_table(tb);
+		sym_fdisk_unref_context(cxt);
+	}
 	free(k);
 	return rc;
 }

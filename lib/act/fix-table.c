@@ -12,12 +12,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libfdisk/libfdisk.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fdisk-dl.h"
 #include "fix.h"
 #include "bytes.h"
 
@@ -106,15 +106,15 @@ static int copy_region(int from, int to, uint64_t off, uint64_t len)
 static int set_range(struct fdisk_context *cxt, size_t partno, uint64_t start,
 		     uint64_t size)
 {
-	struct fdisk_partition *pa = fdisk_new_partition();
+	struct fdisk_partition *pa = sym_fdisk_new_partition();
 	int rc;
 
 	if (!pa)
 		return -ENOMEM;
-	fdisk_partition_set_start(pa, start);
-	fdisk_partition_set_size(pa, size);
-	rc = fdisk_set_partition(cxt, partno, pa);
-	fdisk_unref_partition(pa);
+	sym_fdisk_partition_set_start(pa, start);
+	sym_fdisk_partition_set_size(pa, size);
+	rc = sym_fdisk_set_partition(cxt, partno, pa);
+	sym_fdisk_unref_partition(pa);
 	return rc;
 }
 
@@ -160,24 +160,31 @@ static int move_steps(struct fdisk_context *cxt, const struct ba_fix_geom *g,
 	return rc;
 }
 
-/* Let libfdisk move partition @g->number in the table image @tmp. */
+/*
+ * Let libfdisk move partition @g->number in the table image @tmp: fix's
+ * first call into libfdisk, before anything is written, so the one that
+ * loads it (fdisk-dl.c) and says so when it cannot.
+ */
 static int fdisk_change(const char *tmp, uint32_t lss,
 			const struct ba_fix_geom *g, char *err, size_t errlen)
 {
-	struct fdisk_context *cxt = fdisk_new_context();
-	int rc;
+	struct fdisk_context *cxt;
+	int rc = ba_fdisk_dl_load(err, errlen);
 
+	if (rc)
+		return rc;
+	cxt = sym_fdisk_new_context();
 	if (!cxt)
 		return -ENOMEM;
 	/* A grain of one sector: libfdisk then sees the free space right
 	 * after the partition, and lets it grow into it (its own 1 MiB
 	 * grain starts the free space later, and refuses). */
-	rc = fdisk_save_user_sector_size(cxt, lss, lss);
+	rc = sym_fdisk_save_user_sector_size(cxt, lss, lss);
 	if (!rc)
-		rc = fdisk_save_user_grain(cxt, lss);
+		rc = sym_fdisk_save_user_grain(cxt, lss);
 	if (!rc)
-		rc = fdisk_assign_device(cxt, tmp, 0);
-	if (rc || !fdisk_has_label(cxt)) {
+		rc = sym_fdisk_assign_device(cxt, tmp, 0);
+	if (rc || !sym_fdisk_has_label(cxt)) {
 		snprintf(err, errlen, "libfdisk cannot read the table");
 		rc = rc ? rc : -EINVAL;
 		goto out;
@@ -186,18 +193,19 @@ static int fdisk_change(const char *tmp, uint32_t lss,
 	 * LBA is 1 MiB, and nothing before it is free to it; a GPT's is its
 	 * first usable LBA, as it should be); between logical partitions,
 	 * from the sector after the one before (not 1 MiB after it). */
-	if (fdisk_is_label(cxt, DOS))
-		fdisk_set_first_lba(cxt, 1);
+	if (sym_fdisk_is_labeltype(cxt, FDISK_DISKLABEL_DOS))
+		sym_fdisk_set_first_lba(cxt, 1);
 	rc = move_steps(cxt, g, lss);
 	if (!rc)
-		rc = fdisk_write_disklabel(cxt);
+		rc = sym_fdisk_write_disklabel(cxt);
 	if (rc)
 		snprintf(err, errlen, "libfdisk refused the new layout (%s)",
 			 strerror(-rc));
 out:
-	if (fdisk_get_devfd(cxt) >= 0 && fdisk_deassign_device(cxt, 0) && !rc)
+	if (sym_fdisk_get_devfd(cxt) >= 0 &&
+	    sym_fdisk_deassign_device(cxt, 0) && !rc)
 		rc = -EIO;
-	fdisk_unref_context(cxt);
+	sym_fdisk_unref_context(cxt);
 	return rc;
 }
 
@@ -206,24 +214,30 @@ static int verify_image(const char *tmp, const struct blkalign_device *d,
 			uint32_t lss, const struct ba_fix_geom *g, char *err,
 			size_t errlen)
 {
-	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_context *cxt;
 	struct fdisk_table *tb = NULL;
 	size_t want = 0, seen = 0;
-	int rc = -EINVAL;
+	int rc = ba_fdisk_dl_load(err, errlen);
 
+	if (rc)
+		return rc;
+	rc = -EINVAL;
+	cxt = sym_fdisk_new_context();
 	if (!cxt)
 		return -ENOMEM;
-	if (fdisk_save_user_sector_size(cxt, lss, lss) ||
-	    fdisk_assign_device(cxt, tmp, 1) || fdisk_get_partitions(cxt, &tb))
+	if (sym_fdisk_save_user_sector_size(cxt, lss, lss) ||
+	    sym_fdisk_assign_device(cxt, tmp, 1) ||
+	    sym_fdisk_get_partitions(cxt, &tb))
 		goto out;
 	for (size_t i = 1; i < d->nlayers; i++)
 		if (d->layers[i].kind == BLKALIGN_LAYER_PARTITION)
 			want++;
-	for (size_t k = 0; k < fdisk_table_get_nents(tb); k++) {
-		struct fdisk_partition *pa = fdisk_table_get_partition(tb, k);
-		uint64_t s = (uint64_t)fdisk_partition_get_start(pa) * lss;
-		uint64_t z = (uint64_t)fdisk_partition_get_size(pa) * lss;
-		int num = (int)fdisk_partition_get_partno(pa) + 1;
+	for (size_t k = 0; k < sym_fdisk_table_get_nents(tb); k++) {
+		struct fdisk_partition *pa =
+			sym_fdisk_table_get_partition(tb, k);
+		uint64_t s = (uint64_t)sym_fdisk_partition_get_start(pa) * lss;
+		uint64_t z = (uint64_t)sym_fdisk_partition_get_size(pa) * lss;
+		int num = (int)sym_fdisk_partition_get_partno(pa) + 1;
 		bool found = false;
 
 		seen++;
@@ -252,8 +266,8 @@ static int verify_image(const char *tmp, const struct blkalign_device *d,
 			 "%zu expected",
 			 seen, want);
 out:
-	fdisk_unref_table(tb);
-	fdisk_unref_context(cxt);
+	sym_fdisk_unref_table(tb);
+	sym_fdisk_unref_context(cxt);
 	return rc;
 }
 
@@ -463,23 +477,27 @@ out_r:
  */
 int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out)
 {
-	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_context *cxt;
 	struct fdisk_script *dp = NULL;
 	FILE *f = NULL;
-	int rc;
+	char why[256];
+	int rc = ba_fdisk_dl_load(why, sizeof(why));
 
+	if (rc)
+		return rc;
+	cxt = sym_fdisk_new_context();
 	if (!cxt)
 		return -ENOMEM;
-	rc = fdisk_save_user_sector_size(cxt, lss, lss);
+	rc = sym_fdisk_save_user_sector_size(cxt, lss, lss);
 	if (!rc)
-		rc = fdisk_assign_device(cxt, path, 1);
+		rc = sym_fdisk_assign_device(cxt, path, 1);
 	if (!rc) {
-		dp = fdisk_new_script(cxt);
-		rc = dp ? fdisk_script_read_context(dp, NULL) : -ENOMEM;
+		dp = sym_fdisk_new_script(cxt);
+		rc = dp ? sym_fdisk_script_read_context(dp, NULL) : -ENOMEM;
 	}
 	if (!rc) {
 		f = fopen(out, "we");
-		rc = f ? fdisk_script_write_file(dp, f) : -errno;
+		rc = f ? sym_fdisk_script_write_file(dp, f) : -errno;
 	}
 	if (f && (fflush(f) || fsync(fileno(f))) && !rc)
 		rc = -errno;
@@ -487,8 +505,8 @@ int ba_fix_save_old_table(const char *path, uint32_t lss, const char *out)
 		rc = -errno;
 	if (rc && f)
 		unlink(out); /* not a half script */
-	fdisk_unref_script(dp);
-	fdisk_unref_context(cxt);
+	sym_fdisk_unref_script(dp);
+	sym_fdisk_unref_context(cxt);
 	return rc;
 }
 
