@@ -4,8 +4,9 @@
 # blkalign.  Usage: tests/run.sh [--build DIR] [--jobs N] [suite...]
 # Prints a line per test with its wall time, then each lane's total, and
 # ends with "N passed, N failed, N skipped".
-# --jobs 2 runs the fix suite (the longest; its own images, loop devices
-# and journals) beside the others, each lane's lines printed as it ends.
+# --jobs 2 runs the fix and package suites (the longest: fix's own images,
+# loop devices and journals; package's build and fresh root) in one lane
+# beside the others, each lane's lines printed as it ends.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build jobs=1
@@ -68,11 +69,11 @@ run_lane() {
 
 lanes=()
 if [ "$jobs" -gt 1 ]; then
-	rest=()
+	long=() rest=()
 	for s in "${suites[@]}"; do
-		[ "$s" = fix ] || rest+=("$s")
+		case $s in fix | package) long+=("$s") ;; *) rest+=("$s") ;; esac
 	done
-	[ ${#rest[@]} -lt ${#suites[@]} ] && lanes+=(fix)
+	[ ${#long[@]} -gt 0 ] && lanes+=("${long[*]}")
 	[ ${#rest[@]} -gt 0 ] && lanes+=("${rest[*]}")
 else
 	lanes=("${suites[*]}")
