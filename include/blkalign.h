@@ -1102,17 +1102,29 @@ enum blkalign_fix_file {
  * the files itself (O_DIRECT, O_EXCL, locks); the backend moves the bytes.
  * Each returns 0 or -errno (a short transfer is -EIO).  Given to
  * blkalign_fix_target_open (NULL: blkalign_fix_io_default()).  Test
- * programs select one that injects faults (tests/fault/).
+ * programs select one that injects faults (tests/fault/).  A call names
+ * the file by its channel, an opaque handle that stays the same while
+ * the file is open: blkalign_fix_channel_fd gives its descriptor (for
+ * an image in a qemu format, the image file's, read-only: the default
+ * backend writes the image through qemu-nbd, so a backend that does not
+ * pass the call on to it must not write that descriptor).
  */
+struct blkalign_fix_channel;
+int blkalign_fix_channel_fd(const struct blkalign_fix_channel *ch);
+
 struct blkalign_fix_io {
 	size_t size; /* sizeof(struct blkalign_fix_io) */
 	void *data;
-	int (*read)(void *data, enum blkalign_fix_file file, int fd, void *buf,
-		    size_t len, uint64_t off);
-	int (*write)(void *data, enum blkalign_fix_file file, int fd,
-		     const void *buf, size_t len, uint64_t off);
-	int (*flush)(void *data, enum blkalign_fix_file file, int fd);
-	void (*close)(void *data, enum blkalign_fix_file file, int fd);
+	int (*read)(void *data, enum blkalign_fix_file file,
+		    struct blkalign_fix_channel *ch, void *buf, size_t len,
+		    uint64_t off);
+	int (*write)(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch, const void *buf,
+		     size_t len, uint64_t off);
+	int (*flush)(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch);
+	void (*close)(void *data, enum blkalign_fix_file file,
+		      struct blkalign_fix_channel *ch);
 };
 #define BLKALIGN_FIX_IO_INIT                           \
 	{                                              \

@@ -9,16 +9,16 @@
  * has no test hooks.
  *
  * An image in a qemu format (qcow2, vmdk...) is written through a
- * private qemu-nbd (lib/scan/nbd.c): a backend still sees a file
- * descriptor, the image file's, opened read-only, and the system
- * backend turns each call on it into an NBD read, write or flush of the
- * export (channels[]).  So every backend, the crash tests' too, drives
- * an image exactly as it drives a raw one, and nothing can write the
- * image file's own bytes.
+ * private qemu-nbd (lib/scan/nbd.c): a backend is handed a channel
+ * (struct blkalign_fix_channel, the file itself) whose descriptor is the
+ * image file's, opened read-only, and the system backend turns each call
+ * on it into an NBD read, write or flush of the export the channel
+ * holds.  So every backend, the crash tests' too, drives an image
+ * exactly as it drives a raw one, nothing can write the image file's own
+ * bytes, and there is no limit on the images open at once.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,67 +29,57 @@
 
 #include "fix.h"
 
-#define MAX_CHANNELS 8
-
-static struct channel {
-	int fd;		    /* the image file */
-	struct ba_nbd *nbd; /* NULL: a free slot */
-} channels[MAX_CHANNELS];
-static pthread_mutex_t channels_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The export that the target file @fd stands for, or NULL. */
-static struct ba_nbd *channel_of(enum blkalign_fix_file file, int fd)
+/*
+ * The channel a backend is handed is the file itself: its descriptor
+ * (blkalign_fix_channel_fd) and, for an image in a qemu format or an NBD
+ * URI, the export that stands in for it.
+ */
+static struct ba_file *file_of(struct blkalign_fix_channel *ch)
 {
-	struct ba_nbd *n = NULL;
-
-	if (file != BLKALIGN_FIX_FILE_TARGET || fd < 0)
-		return NULL;
-	pthread_mutex_lock(&channels_lock);
-	for (int i = 0; i < MAX_CHANNELS && !n; i++)
-		if (channels[i].nbd && channels[i].fd == fd)
-			n = channels[i].nbd;
-	pthread_mutex_unlock(&channels_lock);
-	return n;
+	return (struct ba_file *)ch;
 }
 
-static int channel_set(int fd, struct ba_nbd *n)
+static struct blkalign_fix_channel *channel_of(struct ba_file *f)
 {
-	int rc = -EMFILE;
-
-	pthread_mutex_lock(&channels_lock);
-	for (int i = 0; i < MAX_CHANNELS && rc; i++)
-		if (n ? !channels[i].nbd
-		      : channels[i].nbd && channels[i].fd == fd) {
-			channels[i].fd = fd;
-			channels[i].nbd = n;
-			rc = 0;
-		}
-	pthread_mutex_unlock(&channels_lock);
-	return rc;
+	return (struct blkalign_fix_channel *)f;
 }
 
-static int sys_read(void *data, enum blkalign_fix_file file, int fd, void *buf,
-		    size_t len, uint64_t off)
+/**
+ * blkalign_fix_channel_fd: the file descriptor of the file @ch stands
+ * for (the image file, read-only, when an NBD export is written in its
+ * place: the system backend does that), or -1.
+ */
+int blkalign_fix_channel_fd(const struct blkalign_fix_channel *ch)
 {
-	struct ba_nbd *n = channel_of(file, fd);
+	return ch ? ((const struct ba_file *)ch)->fd : -1;
+}
+
+static int sys_read(void *data, enum blkalign_fix_file file,
+		    struct blkalign_fix_channel *ch, void *buf, size_t len,
+		    uint64_t off)
+{
+	struct ba_file *f = file_of(ch);
 
 	(void)data;
-	if (n)
-		return ba_nbd_pread(n, buf, len, off);
-	return ba_pread_full(fd, buf, len, off); /* short: past the end */
+	(void)file;
+	if (f->nbd)
+		return ba_nbd_pread(f->nbd, buf, len, off);
+	return ba_pread_full(f->fd, buf, len, off); /* short: past the end */
 }
 
-static int sys_write(void *data, enum blkalign_fix_file file, int fd,
-		     const void *buf, size_t len, uint64_t off)
+static int sys_write(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch, const void *buf,
+		     size_t len, uint64_t off)
 {
-	struct ba_nbd *nbd = channel_of(file, fd);
+	struct ba_file *f = file_of(ch);
 	const uint8_t *p = buf;
 
 	(void)data;
-	if (nbd)
-		return ba_nbd_pwrite(nbd, buf, len, off);
+	(void)file;
+	if (f->nbd)
+		return ba_nbd_pwrite(f->nbd, buf, len, off);
 	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = pwrite(f->fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -104,14 +94,16 @@ static int sys_write(void *data, enum blkalign_fix_file file, int fd,
 	return 0;
 }
 
-static int sys_flush(void *data, enum blkalign_fix_file file, int fd)
+static int sys_flush(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch)
 {
-	struct ba_nbd *n = channel_of(file, fd);
+	struct ba_file *f = file_of(ch);
 
 	(void)data;
-	if (n)
-		return ba_nbd_flush(n);
-	return fdatasync(fd) ? -errno : 0;
+	(void)file;
+	if (f->nbd)
+		return ba_nbd_flush(f->nbd);
+	return fdatasync(f->fd) ? -errno : 0;
 }
 
 static const struct blkalign_fix_io sys_io = {
@@ -127,13 +119,15 @@ const struct blkalign_fix_io *blkalign_fix_io_default(void)
 	return &sys_io;
 }
 
+/* @io with the caller's backend @ops (a copy, of its size), or the
+ * system's when there is none or it lacks a read, write or flush. */
 void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops)
 {
 	memset(io, 0, sizeof(*io));
-	io->ops = ops && ops->size >= sizeof(*ops) && ops->read && ops->write &&
-				  ops->flush
-			  ? ops
-			  : &sys_io;
+	if (!ops ||
+	    ba_sized_copy(&io->ops, sizeof(io->ops), ops, BA_FIX_IO_SIZE0) ||
+	    !io->ops.read || !io->ops.write || !io->ops.flush)
+		io->ops = sys_io;
 }
 
 void *ba_file_alloc(size_t len)
@@ -230,9 +224,6 @@ static int take_export(struct ba_file *f, int fd, struct ba_nbd *n,
 		rc = -EROFS;
 		snprintf(why, len,
 			 "the export is read-only or takes no flushes");
-	} else if (channel_set(fd, n)) {
-		rc = -EMFILE;
-		snprintf(why, len, "too many images open at once");
 	}
 	if (rc) {
 		ba_nbd_close(n);
@@ -336,10 +327,9 @@ void ba_file_close(struct ba_file *f)
 {
 	if (!f->io || f->fd < 0)
 		return;
-	if (f->io->ops->close)
-		f->io->ops->close(f->io->ops->data, f->which, f->fd);
+	if (f->io->ops.close)
+		f->io->ops.close(f->io->ops.data, f->which, channel_of(f));
 	if (f->nbd) {
-		channel_set(f->fd, NULL);
 		ba_nbd_close(f->nbd);
 		f->nbd = NULL;
 	}
@@ -349,8 +339,8 @@ void ba_file_close(struct ba_file *f)
 
 int ba_file_read(struct ba_file *f, void *buf, size_t len, uint64_t off)
 {
-	return f->io->ops->read(f->io->ops->data, f->which, f->fd, buf, len,
-				off);
+	return f->io->ops.read(f->io->ops.data, f->which, channel_of(f), buf,
+			       len, off);
 }
 
 /* Write @len bytes of @buf at @off of @f; read back on a target whose
@@ -361,8 +351,8 @@ int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 	int rc;
 
 	__atomic_add_fetch(&f->io->writes, 1, __ATOMIC_RELAXED);
-	rc = f->io->ops->write(f->io->ops->data, f->which, f->fd, buf, len,
-			       off);
+	rc = f->io->ops.write(f->io->ops.data, f->which, channel_of(f), buf,
+			      len, off);
 	if (rc || !f->lossy || ba_file_reserved(f, off, len))
 		return rc;
 	__atomic_add_fetch(&f->io->read_back, len, __ATOMIC_RELAXED);
@@ -372,7 +362,7 @@ int ba_file_write(struct ba_file *f, const void *buf, size_t len, uint64_t off)
 int ba_file_flush(struct ba_file *f)
 {
 	__atomic_add_fetch(&f->io->flushes, 1, __ATOMIC_RELAXED);
-	return f->io->ops->flush(f->io->ops->data, f->which, f->fd);
+	return f->io->ops.flush(f->io->ops.data, f->which, channel_of(f));
 }
 
 /**

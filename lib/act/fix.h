@@ -20,7 +20,7 @@
  * faults) and the call's write and flush counts.
  */
 struct ba_fix_io {
-	const struct blkalign_fix_io *ops;
+	struct blkalign_fix_io ops; /* the caller's, copied */
 	/* atomic: the reader thread reads too */
 	uint64_t writes, flushes, read_back; /* read_back: bytes */
 };
@@ -28,10 +28,11 @@ struct ba_fix_io {
 void ba_fix_io_init(struct ba_fix_io *io, const struct blkalign_fix_io *ops);
 
 /* A file fix reads and writes: the target (O_DIRECT when it can) or the
- * journal.  The target of an image in a qemu format is the disk its NBD
- * export serves (@nbd): @fd is then the image file, read-only, for its
- * lock and identity, and the system backend reads, writes and flushes
- * the export in its place (fix-io.c). */
+ * journal; a backend sees it as its channel (struct blkalign_fix_channel).
+ * The target of an image in a qemu format is the disk its NBD export
+ * serves (@nbd): @fd is then the image file, read-only, for its lock and
+ * identity, and the system backend reads, writes and flushes the export
+ * in its place (fix-io.c). */
 struct ba_file {
 	int fd;
 	struct ba_nbd *nbd;

@@ -37,7 +37,7 @@
 
 struct pending {
 	struct pending *next;
-	int fd;
+	const struct blkalign_fix_channel *ch; /* the file it is for */
 	uint64_t off;
 	size_t len;
 	uint8_t *buf;
@@ -54,36 +54,39 @@ static const struct blkalign_fix_io *sys(void)
 	return blkalign_fix_io_default();
 }
 
-/* The powercut's unflushed writes of @fd laid over what was read, in the
+/* The powercut's unflushed writes of @ch laid over what was read, in the
  * order they were made (a newer one over an older one wins). */
-static void overlay(int fd, uint8_t *buf, size_t len, uint64_t off)
+static void overlay(const struct blkalign_fix_channel *ch, uint8_t *buf,
+		    size_t len, uint64_t off)
 {
 	for (struct pending *p = pend; p; p = p->next) {
 		uint64_t a = off > p->off ? off : p->off;
 		uint64_t b = off + len < p->off + p->len ? off + len
 							 : p->off + p->len;
 
-		if (p->fd == fd && a < b)
+		if (p->ch == ch && a < b)
 			memcpy(buf + (a - off), p->buf + (a - p->off),
 			       (size_t)(b - a));
 	}
 }
 
-static int f_read(void *data, enum blkalign_fix_file file, int fd, void *buf,
-		  size_t len, uint64_t off)
+static int f_read(void *data, enum blkalign_fix_file file,
+		  struct blkalign_fix_channel *ch, void *buf, size_t len,
+		  uint64_t off)
 {
-	int rc = sys()->read(sys()->data, file, fd, buf, len, off);
+	int rc = sys()->read(sys()->data, file, ch, buf, len, off);
 
 	(void)data;
 	if (!rc && spec.kind == FAULT_POWERCUT) {
 		pthread_mutex_lock(&lock);
-		overlay(fd, buf, len, off);
+		overlay(ch, buf, len, off);
 		pthread_mutex_unlock(&lock);
 	}
 	return rc;
 }
 
-static int hold(int fd, const void *buf, size_t len, uint64_t off)
+static int hold(const struct blkalign_fix_channel *ch, const void *buf,
+		size_t len, uint64_t off)
 {
 	struct pending *p = calloc(1, sizeof(*p));
 	void *b = NULL;
@@ -95,7 +98,7 @@ static int hold(int fd, const void *buf, size_t len, uint64_t off)
 	}
 	p->buf = b;
 	memcpy(p->buf, buf, len);
-	p->fd = fd;
+	p->ch = ch;
 	p->off = off;
 	p->len = len;
 	pthread_mutex_lock(&lock);
@@ -105,12 +108,12 @@ static int hold(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int half(enum blkalign_fix_file file, int fd, const void *buf,
-		size_t len, uint64_t off)
+static int half(enum blkalign_fix_file file, struct blkalign_fix_channel *ch,
+		const void *buf, size_t len, uint64_t off)
 {
 	size_t h = len / 2 / 512 * 512;
 
-	return h ? sys()->write(sys()->data, file, fd, buf, h, off) : 0;
+	return h ? sys()->write(sys()->data, file, ch, buf, h, off) : 0;
 }
 
 /* The state of process @pid ('Z' for a zombie), its parent in @ppid and
@@ -162,8 +165,9 @@ static void kill_servers(void)
 	closedir(d);
 }
 
-static int f_write(void *data, enum blkalign_fix_file file, int fd,
-		   const void *buf, size_t len, uint64_t off)
+static int f_write(void *data, enum blkalign_fix_file file,
+		   struct blkalign_fix_channel *ch, const void *buf, size_t len,
+		   uint64_t off)
 {
 	bool counted = spec.file < 0 || (int)file == spec.file;
 	uint64_t n =
@@ -176,14 +180,14 @@ static int f_write(void *data, enum blkalign_fix_file file, int fd,
 	switch (spec.kind) {
 	case FAULT_KILL:
 		if (now) {
-			(void)half(file, fd, buf, len, off);
+			(void)half(file, ch, buf, len, off);
 			raise(SIGKILL);
 		}
 		break;
 	case FAULT_POWERCUT:
 		if (counted && n >= spec.at)
 			_exit(137); /* the power is gone: what is held too */
-		return hold(fd, buf, len, off);
+		return hold(ch, buf, len, off);
 	case FAULT_SIGINT:
 		if (now)
 			raise(SIGINT); /* the handler's flag; the write goes on
@@ -199,13 +203,13 @@ static int f_write(void *data, enum blkalign_fix_file file, int fd,
 		break;
 	case FAULT_SERVER:
 		if (now) {
-			(void)half(file, fd, buf, len, off);
+			(void)half(file, ch, buf, len, off);
 			kill_servers();
 		}
 		break;
 	case FAULT_TORN:
 		if (now) {
-			(void)half(file, fd, buf, len, off);
+			(void)half(file, ch, buf, len, off);
 			dead = true;
 			return -EIO;
 		}
@@ -213,12 +217,12 @@ static int f_write(void *data, enum blkalign_fix_file file, int fd,
 	default:
 		break;
 	}
-	return sys()->write(sys()->data, file, fd, buf, len, off);
+	return sys()->write(sys()->data, file, ch, buf, len, off);
 }
 
-/* Write @fd's held writes in the order they were made (or, @write false,
+/* Write @ch's held writes in the order they were made (or, @write false,
  * drop them), and forget them. */
-static int apply(int fd, bool write)
+static int apply(struct blkalign_fix_channel *ch, bool write)
 {
 	struct pending **pp = &pend;
 	int rc = 0;
@@ -226,14 +230,14 @@ static int apply(int fd, bool write)
 	while (*pp) {
 		struct pending *p = *pp;
 
-		if (p->fd != fd) {
+		if (p->ch != ch) {
 			pp = &p->next;
 			continue;
 		}
 		*pp = p->next;
 		if (write && !rc)
 			rc = sys()->write(sys()->data, BLKALIGN_FIX_FILE_TARGET,
-					  fd, p->buf, p->len, p->off);
+					  ch, p->buf, p->len, p->off);
 		free(p->buf);
 		free(p);
 	}
@@ -241,7 +245,8 @@ static int apply(int fd, bool write)
 	return rc;
 }
 
-static int f_flush(void *data, enum blkalign_fix_file file, int fd)
+static int f_flush(void *data, enum blkalign_fix_file file,
+		   struct blkalign_fix_channel *ch)
 {
 	int rc = 0;
 
@@ -250,24 +255,25 @@ static int f_flush(void *data, enum blkalign_fix_file file, int fd)
 		return -EIO;
 	if (spec.kind == FAULT_POWERCUT) {
 		pthread_mutex_lock(&lock);
-		rc = apply(fd, true);
+		rc = apply(ch, true);
 		pthread_mutex_unlock(&lock);
 	}
-	return rc ? rc : sys()->flush(sys()->data, file, fd);
+	return rc ? rc : sys()->flush(sys()->data, file, ch);
 }
 
 /* A file closed without a flush keeps nothing it was not flushed with. */
-static void f_close(void *data, enum blkalign_fix_file file, int fd)
+static void f_close(void *data, enum blkalign_fix_file file,
+		    struct blkalign_fix_channel *ch)
 {
 	(void)data;
 	(void)file;
 	pthread_mutex_lock(&lock);
-	(void)apply(fd, false);
+	(void)apply(ch, false);
 	pthread_mutex_unlock(&lock);
 }
 
 static const struct blkalign_fix_io fault_io = {
-	.size = sizeof(struct blkalign_fix_io),
+	.size = sizeof(struct blkalign_fix_io), /* BLKALIGN_FIX_IO_INIT's */
 	.read = f_read,
 	.write = f_write,
 	.flush = f_flush,

@@ -8,13 +8,15 @@
  * regular file (both directions, step and batch mode, steps that do not
  * divide the length, the head hidden at the destination behind the
  * marker) and the FAT
- * and NTFS "hidden sectors" patch.  Crashes are tested in tests/ts/fix.
+ * and NTFS "hidden sectors" patch, and the channels of the I/O backend
+ * (ten qcow2 images written at once).  Crashes are tested in tests/ts/fix.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -456,12 +458,137 @@ static void test_exfat(void **state)
 	assert_memory_equal(head + 12 * 512, before + 12 * 512, 12 * 512);
 }
 
+/* ------------------------------------------------------------------ */
+/* channels: a backend names each open file by its own handle */
+
+#define NIMAGES 10 /* more than the 8 a table of channels once held */
+
+struct seen {
+	const struct blkalign_fix_channel *ch[NIMAGES];
+	int fd[NIMAGES];
+	size_t n;
+};
+
+static int rec_write(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch, const void *buf,
+		     size_t len, uint64_t off)
+{
+	struct seen *s = data;
+
+	if (s->n < NIMAGES) {
+		s->ch[s->n] = ch;
+		s->fd[s->n++] = blkalign_fix_channel_fd(ch);
+	}
+	return blkalign_fix_io_default()->write(NULL, file, ch, buf, len, off);
+}
+
+static int rec_read(void *data, enum blkalign_fix_file file,
+		    struct blkalign_fix_channel *ch, void *buf, size_t len,
+		    uint64_t off)
+{
+	(void)data;
+	return blkalign_fix_io_default()->read(NULL, file, ch, buf, len, off);
+}
+
+static int rec_flush(void *data, enum blkalign_fix_file file,
+		     struct blkalign_fix_channel *ch)
+{
+	(void)data;
+	return blkalign_fix_io_default()->flush(NULL, file, ch);
+}
+
+static int run(const char *const argv[])
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)
+		       ? WEXITSTATUS(st)
+		       : -1;
+}
+
+/*
+ * Ten qcow2 images open for writing at once, each written through its
+ * channel (the default backend writes the NBD export the channel holds),
+ * then read back through a fresh qemu-nbd: the bytes are in each disk
+ * image, at its own offset, and the backend saw one channel per file,
+ * whose descriptor is the one the file holds.
+ */
+static void test_channels(void **state)
+{
+	struct blkalign_fix_io ops = BLKALIGN_FIX_IO_INIT;
+	struct ba_file f[NIMAGES];
+	struct seen seen = {0};
+	struct ba_fix_io io;
+	char path[NIMAGES][256], why[256];
+	uint8_t *buf = ba_file_alloc(4096), *back = ba_file_alloc(4096);
+
+	(void)state;
+	assert_true(buf && back);
+	ops.data = &seen;
+	ops.read = rec_read;
+	ops.write = rec_write;
+	ops.flush = rec_flush;
+	ba_fix_io_init(&io, &ops);
+	for (int i = 0; i < NIMAGES; i++) {
+		char name[32];
+		const char *argv[] = {"qemu-img", "create", "-q", "-f",
+				      "qcow2",	  path[i],  "1M", NULL};
+
+		snprintf(name, sizeof(name), "chan%d.qcow2", i);
+		path_in(path[i], sizeof(path[i]), name);
+		if (run(argv)) {
+			print_message("[  SKIP    ] qemu-img cannot make "
+				      "an image here\n");
+			skip();
+		}
+	}
+	for (int i = 0; i < NIMAGES; i++) {
+		int rc = ba_file_open_target(&f[i], &io, path[i], true, why,
+					     sizeof(why));
+
+		if (rc)
+			fail_msg("image %d: %s (%s)", i, strerror(-rc), why);
+		assert_non_null(f[i].nbd);
+	}
+	for (int i = 0; i < NIMAGES; i++) {
+		memset(buf, 'a' + i, 4096);
+		assert_int_equal(ba_file_write(&f[i], buf, 4096, 4096 * i), 0);
+		assert_int_equal(ba_file_flush(&f[i]), 0);
+		assert_int_equal(seen.fd[i], f[i].fd);
+		for (int k = 0; k < i; k++)
+			assert_ptr_not_equal(seen.ch[k], seen.ch[i]);
+	}
+	assert_int_equal(seen.n, NIMAGES);
+	for (int i = 0; i < NIMAGES; i++)
+		ba_file_close(&f[i]);
+	for (int i = 0; i < NIMAGES; i++) {
+		struct ba_file g;
+
+		assert_int_equal(ba_file_open_target(&g, &io, path[i], false,
+						     why, sizeof(why)),
+				 0);
+		assert_int_equal(ba_file_read(&g, back, 4096, 4096 * i), 0);
+		memset(buf, 'a' + i, 4096);
+		assert_memory_equal(back, buf, 4096);
+		ba_file_close(&g);
+		unlink(path[i]);
+	}
+	free(buf);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest journal[] = {
 		cmocka_unit_test(test_journal_round_trip),
 		cmocka_unit_test(test_ntfs_backup_in_head),
 		cmocka_unit_test(test_exfat),
+		cmocka_unit_test(test_channels),
 	};
 	int failed;
 
