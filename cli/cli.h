@@ -13,7 +13,34 @@
 
 #include "blkalign.h"
 
+/* The library's words for the ways to go on, as this program's options
+ * and commands (blkalign_ctx_set_word). */
+static inline void cli_set_words(struct blkalign_ctx *ctx)
+{
+	static const char *const words[BLKALIGN_WORD_COUNT] = {
+		[BLKALIGN_WORD_COPY_ALL] = "--copy-all",
+		[BLKALIGN_WORD_RESUME] = "--resume",
+		[BLKALIGN_WORD_ROLLBACK] = "--rollback",
+		[BLKALIGN_WORD_INSPECT] = "--inspect",
+		[BLKALIGN_WORD_JOURNAL] = "--journal",
+		[BLKALIGN_WORD_PARTITION] = "--partition",
+		[BLKALIGN_WORD_FIX_RESUME] = "blkalign fix --resume",
+		[BLKALIGN_WORD_FIX_INSPECT] = "blkalign fix --inspect",
+		[BLKALIGN_WORD_SECTOR_SIZE] = "--logical-sector-size",
+		[BLKALIGN_WORD_PROGRAM] = "blkalign",
+		[BLKALIGN_WORD_CHECK_JSON] = "blkalign check --json",
+	};
+
+	for (int w = 0; w < BLKALIGN_WORD_COUNT; w++)
+		(void)blkalign_ctx_set_word(ctx, (enum blkalign_word)w,
+					    words[w]);
+}
+
 #define PROGRAM "blkalign"
+
+/* Exit status: a command line error, beside the library's status bits
+ * (BLKALIGN_STATUS_FINDINGS, _INCOMPLETE, _FAILED). */
+#define BLKALIGN_STATUS_USAGE 16
 
 int cmd_check(int argc, char **argv);
 int cmd_model(int argc, char **argv);

@@ -405,6 +405,7 @@ int cmd_check(int argc, char **argv)
 	if (a.null && !a.files_from)
 		return cli_usage_error("check", "--null needs --files-from");
 	ctx = blkalign_ctx_new();
+	cli_set_words(ctx);
 	if (!ctx) {
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;

@@ -396,7 +396,13 @@ static int prepare(struct blkalign_ctx *ctx, struct fix_args *a, char *dbuf,
 	/* before planning: an interrupted fix's disk does not plan as it is */
 	rc = blkalign_fix_check_journal(a->target, fo->journal, jmsg,
 					sizeof(jmsg));
-	if (rc == -EINVAL || (rc == -EEXIST && !again) ||
+	if (rc == -EEXIST && !again) {
+		cli_warnx("%s; finish it with '--resume' or undo it with "
+			  "'--rollback' ('--inspect' says what it holds)",
+			  jmsg);
+		return BLKALIGN_STATUS_FAILED;
+	}
+	if (rc == -EINVAL ||
 	    (rc == -ENOENT && !again && !in_dir(fo->journal, journal_dir))) {
 		cli_warnx("%s", jmsg);
 		return BLKALIGN_STATUS_FAILED;
@@ -432,10 +438,44 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 		rc = blkalign_fix_disk(ctx, t, a->target, &a->fo, a->only, run);
 	}
 	blkalign_fix_target_close(t);
+	if (rc == -ENOENT && !a->resume && !a->rollback)
+		return BLKALIGN_STATUS_USAGE; /* no such partition: said */
 	if (rc)
 		cli_warnx("cannot fix '%s': %s", a->target, strerror(-rc));
 	return *run ? blkalign_fix_run_get_status(*run)
 		    : BLKALIGN_STATUS_FAILED;
+}
+
+/*
+ * fix's last lines, after the library's text: what a dry run with work
+ * to do would take (--yes), the partitions that could move although
+ * aligned, or that there is nothing to do.
+ */
+static void print_next(const struct fix_args *a,
+		       const struct blkalign_fix_run *run, bool dry, int status)
+{
+	size_t nout = blkalign_fix_run_get_noutcomes(run), n = 0;
+
+	for (size_t i = 0; i < nout; i++)
+		n += blkalign_fix_result_get_number(
+			     blkalign_fix_outcome_get_result(
+				     blkalign_fix_run_get_outcome(run, i))) !=
+		     0;
+	if (dry && (status & BLKALIGN_STATUS_FINDINGS))
+		printf("%sdry run: nothing written; the same command with "
+		       "--yes does it (journal: %s)\n",
+		       n ? "\n" : "", a->fo.journal ? a->fo.journal : "none");
+	for (size_t k = 0; !nout && k < blkalign_fix_run_get_noptional(run);
+	     k++)
+		printf("partition %d could move to the %" PRIu64
+		       "-byte grain (optional: it is aligned on this device): "
+		       "'blkalign fix --partition %d %s' does it\n",
+		       blkalign_fix_run_get_optional(run, k),
+		       blkalign_fix_run_get_grain(run),
+		       blkalign_fix_run_get_optional(run, k), a->target);
+	if (!nout &&
+	    !(status & (BLKALIGN_STATUS_FAILED | BLKALIGN_STATUS_USAGE)))
+		fputs("nothing to do\n", stdout);
 }
 
 /* What the run did, as text or JSON on stdout, its errors on stderr. */
@@ -454,8 +494,10 @@ static int print_run(const struct fix_args *a,
 						       BLKALIGN_STATUS_FAILED);
 	} else {
 		to = cli_table_text_opts(&a->table, cli_use_color(a->color));
-		rc = blkalign_fix_run_write_text(run, a->target, a->fo.journal,
-						 dry, status, stdout, &to);
+		rc = blkalign_fix_run_write_text(run, dry, stdout, &to);
+		if (!rc &&
+		    !(to.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)))
+			print_next(a, run, dry, status);
 		/* -EIO: the flush below says so */
 		if (rc && rc != -EIO) {
 			cli_warnx("cannot write the outcome: %s",
@@ -537,6 +579,7 @@ int cmd_fix(int argc, char **argv)
 	if (cli_table_usage(&a.table, "fix"))
 		return BLKALIGN_STATUS_USAGE;
 	ctx = blkalign_ctx_new();
+	cli_set_words(ctx);
 	if (!ctx) {
 		cli_warnx("out of memory");
 		return BLKALIGN_STATUS_FAILED;

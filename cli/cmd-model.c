@@ -571,6 +571,7 @@ static int open_report(const struct opts *o, struct blkalign_ctx **ctxp,
 		       struct blkalign_report **repp)
 {
 	*ctxp = blkalign_ctx_new();
+	cli_set_words(*ctxp);
 	if (!*ctxp)
 		return BLKALIGN_STATUS_FAILED;
 	blkalign_ctx_set_log_fn(*ctxp, cli_log_to_stderr, NULL);

@@ -25,6 +25,7 @@ cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 
 	*repp = NULL;
 	*ctxp = blkalign_ctx_new();
+	cli_set_words(*ctxp);
 	if (!*ctxp) {
 		cli_warnx("out of memory");
 		*status |= BLKALIGN_STATUS_FAILED;

@@ -331,11 +331,11 @@ struct blkalign_image_geometry {
 		.size = sizeof(struct blkalign_image_geometry) \
 	}
 
-/* Status bits, also the exit status of blkalign(8). */
-#define BLKALIGN_STATUS_FINDINGS   1  /* a warning or error finding */
-#define BLKALIGN_STATUS_INCOMPLETE 2  /* something could not be read */
-#define BLKALIGN_STATUS_FAILED	   4  /* operational error */
-#define BLKALIGN_STATUS_USAGE	   16 /* command line error */
+/* Status bits of a report or a run (blkalign(8) exits with them; its
+ * own usage error, 16, is the program's, not the library's). */
+#define BLKALIGN_STATUS_FINDINGS   1 /* a warning or error finding */
+#define BLKALIGN_STATUS_INCOMPLETE 2 /* something could not be read */
+#define BLKALIGN_STATUS_FAILED	   4 /* operational error */
 /* 128 + n: stopped by signal n (trace, bench, fix) */
 
 /* Two statuses as one (BLKALIGN_0.3): a signal's 128 + n stands (@a's
@@ -354,6 +354,31 @@ int blkalign_ctx_set_page_size(struct blkalign_ctx *ctx, uint32_t bytes);
 void blkalign_ctx_set_used_maps(struct blkalign_ctx *ctx, bool on);
 void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 			     void *data);
+
+/*
+ * What the library's messages call the ways to go on (move a partition
+ * whole, resume or roll back a fix, look into its journal), in the terms
+ * of the program that shows them: blkalign(8) sets its options
+ * ("--copy-all"), another program its own.  Unset, a word is the API's
+ * name for it (below).  @text is not copied: it must outlive @ctx.
+ * Returns 0, or -EINVAL for no @ctx or an unknown @w.
+ */
+enum blkalign_word {
+	BLKALIGN_WORD_COPY_ALL,	   /* "blkalign_fix_opts.copy_all" */
+	BLKALIGN_WORD_RESUME,	   /* "blkalign_fix_resume" */
+	BLKALIGN_WORD_ROLLBACK,	   /* "blkalign_fix_resume(rollback)" */
+	BLKALIGN_WORD_INSPECT,	   /* "blkalign_fix_inspect" */
+	BLKALIGN_WORD_JOURNAL,	   /* "blkalign_fix_opts.journal" */
+	BLKALIGN_WORD_PARTITION,   /* "blkalign_fix_disk(partition)" */
+	BLKALIGN_WORD_FIX_RESUME,  /* a command that resumes a fix */
+	BLKALIGN_WORD_FIX_INSPECT, /* one that looks into its journal */
+	BLKALIGN_WORD_SECTOR_SIZE, /* "blkalign_image_geometry.logical_..." */
+	BLKALIGN_WORD_PROGRAM,	   /* a program's name: "libblkalign" */
+	BLKALIGN_WORD_CHECK_JSON,  /* "blkalign_report_write_json" */
+	BLKALIGN_WORD_COUNT
+};
+int blkalign_ctx_set_word(struct blkalign_ctx *ctx, enum blkalign_word w,
+			  const char *text);
 
 struct blkalign_report *blkalign_report_new(struct blkalign_ctx *ctx);
 void blkalign_report_ref(struct blkalign_report *r);
@@ -1312,7 +1337,8 @@ int blkalign_fix_status(int rc, const struct blkalign_fix_result *r,
  * an interrupted fix (said through the log).  Why a disk cannot be
  * audited or planned goes to the log too (then status has
  * BLKALIGN_STATUS_FAILED).  Returns 0 with *@out to free with
- * blkalign_fix_run_free, or -EINVAL or -ENOMEM.
+ * blkalign_fix_run_free, -ENOENT when the disk has no partition
+ * @partition (said through the log), or -EINVAL or -ENOMEM.
  */
 int blkalign_fix_disk(struct blkalign_ctx *ctx, struct blkalign_fix_target *t,
 		      const char *path, const struct blkalign_fix_opts *o,
@@ -1342,11 +1368,9 @@ int blkalign_fix_run_write_json(const struct blkalign_fix_run *run,
 				const char *device, const char *journal,
 				bool dry_run, int status, FILE *out);
 /* fix's text: a table of BLKALIGN_TEXT_TABLE_FIX's columns (@o), the
- * prose of each partition, the run's last lines (BLKALIGN_0.3;
- * fix-text.c). */
+ * prose of each partition (fix-text.c). */
 int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,
-				const char *device, const char *journal,
-				bool dry_run, int status, FILE *out,
+				bool dry_run, FILE *out,
 				const struct blkalign_text_opts *o);
 
 /*

@@ -39,7 +39,11 @@ struct blkalign_ctx {
 	bool used_maps; /* read each partition's used-block map (plan) */
 	blkalign_log_fn log_fn;
 	void *log_data;
+	const char *words[BLKALIGN_WORD_COUNT]; /* NULL: the API's name */
 };
+
+/* @w in the words of @ctx's program (blkalign_ctx_set_word). */
+const char *ba_word(const struct blkalign_ctx *ctx, enum blkalign_word w);
 
 /* The blkalign_value fields of a topology, by their report key. */
 struct ba_topology_field {

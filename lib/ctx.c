@@ -132,6 +132,37 @@ void blkalign_ctx_set_log_fn(struct blkalign_ctx *ctx, blkalign_log_fn fn,
 	ctx->log_data = data;
 }
 
+int blkalign_ctx_set_word(struct blkalign_ctx *ctx, enum blkalign_word w,
+			  const char *text)
+{
+	if (!ctx || (unsigned int)w >= BLKALIGN_WORD_COUNT)
+		return -EINVAL;
+	ctx->words[w] = text;
+	return 0;
+}
+
+const char *ba_word(const struct blkalign_ctx *ctx, enum blkalign_word w)
+{
+	static const char *const api[BLKALIGN_WORD_COUNT] = {
+		[BLKALIGN_WORD_COPY_ALL] = "blkalign_fix_opts.copy_all",
+		[BLKALIGN_WORD_RESUME] = "blkalign_fix_resume",
+		[BLKALIGN_WORD_ROLLBACK] = "blkalign_fix_resume(rollback)",
+		[BLKALIGN_WORD_INSPECT] = "blkalign_fix_inspect",
+		[BLKALIGN_WORD_JOURNAL] = "blkalign_fix_opts.journal",
+		[BLKALIGN_WORD_PARTITION] = "blkalign_fix_disk(partition)",
+		[BLKALIGN_WORD_FIX_RESUME] = "blkalign_fix_resume",
+		[BLKALIGN_WORD_FIX_INSPECT] = "blkalign_fix_inspect",
+		[BLKALIGN_WORD_SECTOR_SIZE] =
+			"blkalign_image_geometry.logical_sector_size",
+		[BLKALIGN_WORD_PROGRAM] = "libblkalign",
+		[BLKALIGN_WORD_CHECK_JSON] = "blkalign_report_write_json",
+	};
+
+	if ((unsigned int)w >= BLKALIGN_WORD_COUNT)
+		return "";
+	return ctx && ctx->words[w] ? ctx->words[w] : api[w];
+}
+
 void ba_log(const struct blkalign_ctx *ctx, const char *fmt, ...)
 {
 	char buf[512], *msg = NULL;

@@ -20,6 +20,7 @@ struct run {
 	struct blkalign_fix_outcome v[MAX_ROUNDS];
 	struct ba_fix_res res[MAX_ROUNDS]; /* v[i] while it is made */
 	int *optional;
+	bool no_partition; /* the partition asked for is not there */
 };
 
 static struct run *run_new(void)
@@ -89,9 +90,11 @@ static bool interrupted(const struct blkalign_ctx *ctx,
 		if (!strcmp(d->findings[i].code, "fix-interrupted")) {
 			ba_log(ctx, "%s", d->findings[i].message);
 			ba_log(ctx,
-			       "finish that fix first: 'blkalign fix --resume "
-			       "--journal FILE %s' (or --rollback)",
-			       d->path);
+			       "finish that fix first: '%s %s FILE %s' (or "
+			       "%s)",
+			       ba_word(ctx, BLKALIGN_WORD_FIX_RESUME),
+			       ba_word(ctx, BLKALIGN_WORD_JOURNAL), d->path,
+			       ba_word(ctx, BLKALIGN_WORD_ROLLBACK));
 			return true;
 		}
 	return false;
@@ -195,7 +198,8 @@ static int say_optional(struct run *r, const struct blkalign_plan *plan)
 }
 
 /* Partition @pp of @plan fixed (or described) as the next outcome. */
-static void fix_one(struct run *r, struct blkalign_fix_target *t,
+static void fix_one(struct run *r, const struct blkalign_ctx *ctx,
+		    struct blkalign_fix_target *t,
 		    const struct blkalign_plan *plan,
 		    const struct blkalign_plan_part *pp,
 		    const struct blkalign_fix_opts *o)
@@ -204,7 +208,8 @@ static void fix_one(struct run *r, struct blkalign_fix_target *t,
 	struct ba_fix_res *res = &r->res[i];
 	int rc;
 
-	rc = ba_fix_partition(o->dry_run ? NULL : t, plan->device, pp, o, res);
+	rc = ba_fix_partition(ctx, o->dry_run ? NULL : t, plan->device, pp, o,
+			      res);
 	r->v[i].rc = rc;
 	r->v[i].action = ba_fix_action(pp, res, rc, o->dry_run);
 	r->pub.status = blkalign_status_merge(
@@ -241,22 +246,20 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 	if (!pp && blocked) {
 		ba_log(ctx,
 		       "partition %d has to move first: the plan puts what "
-		       "is left to fix where it is now%s",
-		       blocked,
-		       only ? " (fix it first, or run without "
-			      "--partition)"
-			    : "");
+		       "is left to fix where it is now%s%s%s",
+		       blocked, only ? " (fix it first, or run without " : "",
+		       only ? ba_word(ctx, BLKALIGN_WORD_PARTITION) : "",
+		       only ? ")" : "");
 		r->pub.status = blkalign_status_merge(
 			r->pub.status, BLKALIGN_STATUS_INCOMPLETE);
 		goto out;
 	}
 	if (!pp) {
 		if (only && !r->pub.noutcomes && !has_part(plan, only)) {
-			/* as plan --partition says it: a wrong argument */
+			/* a wrong argument: -ENOENT */
 			ba_log(ctx, "'%s' has no partition %d to fix", path,
 			       only);
-			r->pub.status = blkalign_status_merge(
-				r->pub.status, BLKALIGN_STATUS_USAGE);
+			r->no_partition = true;
 		} else if (only && !r->pub.noutcomes)
 			ba_log(ctx, "partition %d: nothing to do (aligned)",
 			       only);
@@ -265,7 +268,7 @@ static bool round_one(struct run *r, struct blkalign_ctx *ctx,
 				r->pub.status, BLKALIGN_STATUS_FAILED);
 		goto out;
 	}
-	fix_one(r, t, plan, pp, o);
+	fix_one(r, ctx, t, plan, pp, o);
 	more = r->pub.status < 128 && !(r->pub.status & BLKALIGN_STATUS_FAILED);
 out:
 	blkalign_plan_free(plan);
@@ -307,6 +310,11 @@ int blkalign_fix_disk(struct blkalign_ctx *ctx, struct blkalign_fix_target *t,
 			break;
 	blkalign_ctx_unref(own);
 	*out = publish(r);
+	if (r->no_partition) {
+		blkalign_fix_run_free(*out);
+		*out = NULL;
+		return -ENOENT;
+	}
 	return 0;
 }
 

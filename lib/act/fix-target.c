@@ -195,8 +195,8 @@ int blkalign_fix_target_open(struct blkalign_ctx *ctx, const char *path,
 	if (S_ISBLK(st.st_mode) && on_device(ctx, dirname(jdir), st.st_rdev))
 		return say(msg, len, -EXDEV,
 			   "the journal '%s' is on '%s' itself: put it on "
-			   "another disk (--journal)",
-			   journal, path);
+			   "another disk (%s)",
+			   journal, path, ba_word(ctx, BLKALIGN_WORD_JOURNAL));
 	if (S_ISREG(st.st_mode) && image_attached(ctx, &st, loop, sizeof(loop)))
 		return say(msg, len, -EBUSY,
 			   "'%s' is attached to %s: detach it, or fix %s "
@@ -272,6 +272,20 @@ void blkalign_fix_target_close(struct blkalign_fix_target *t)
 	free(t);
 }
 
+/* After blkalign_fix_check_journal's -EEXIST in @msg: how to go on. */
+void ba_fix_journal_exists(const struct blkalign_ctx *ctx, char *msg,
+			   size_t len)
+{
+	size_t n = strlen(msg);
+
+	snprintf(msg + n, len - n,
+		 "; finish it with '%s' or undo it with "
+		 "'%s' ('%s' says what it holds)",
+		 ba_word(ctx, BLKALIGN_WORD_RESUME),
+		 ba_word(ctx, BLKALIGN_WORD_ROLLBACK),
+		 ba_word(ctx, BLKALIGN_WORD_INSPECT));
+}
+
 /**
  * blkalign_fix_check_journal: may @journal serve a new fix of @target?
  * Returns 0; -EINVAL when it is the target itself or not a regular file;
@@ -305,10 +319,9 @@ int blkalign_fix_check_journal(const char *target, const char *journal,
 	if (!S_ISREG(js.st_mode))
 		return say(msg, len, -EINVAL,
 			   "the journal '%s' is not a regular file", journal);
+	/* how to go on is the caller's to say (ba_fix_journal_exists) */
 	return say(msg, len, -EEXIST,
-		   "a journal '%s' exists: an earlier fix was interrupted; "
-		   "finish it with '--resume' or undo it with '--rollback' "
-		   "('--inspect' says what it holds)",
+		   "a journal '%s' exists: an earlier fix was interrupted",
 		   journal);
 }
 

@@ -225,10 +225,12 @@ int ba_fix_trust(struct ba_fix_run *r, struct blkalign_fix_target *t,
 	if (other)
 		snprintf(msg, len,
 			 "cannot %s: the journal '%s' has no good %s; "
-			 "'--%s' cannot go on either: nothing was written, "
-			 "'blkalign fix --inspect' says what is where",
+			 "'%s' cannot go on either: nothing was written, "
+			 "'%s' says what is where",
 			 way, r->j->file.path, what,
-			 rollback ? "resume" : "rollback");
+			 ba_word(r->ctx, rollback ? BLKALIGN_WORD_RESUME
+						  : BLKALIGN_WORD_ROLLBACK),
+			 ba_word(r->ctx, BLKALIGN_WORD_FIX_INSPECT));
 	else
 		snprintf(msg, len,
 			 "cannot %s: the journal '%s' has no good %s; "

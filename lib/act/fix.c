@@ -86,15 +86,16 @@ static int finish(struct ba_fix_run *r, struct ba_fix_res *res, int rc)
 	} else if (rc == -EINTR) {
 		fail(res, rc,
 		     "stopped; the journal '%s' says where: "
-		     "'blkalign fix --resume' finishes, "
-		     "'--rollback' undoes",
-		     jp);
+		     "'%s' finishes, '%s' undoes",
+		     jp, ba_word(r->ctx, BLKALIGN_WORD_FIX_RESUME),
+		     ba_word(r->ctx, BLKALIGN_WORD_ROLLBACK));
 	} else if (!res->msg[0]) {
 		fail(res, rc,
 		     "%s; nothing is lost: the journal '%s' is kept, "
-		     "'blkalign fix --resume' or '--rollback' "
-		     "continue from it",
-		     strerror(-rc), jp);
+		     "'%s' or '%s' continue from it",
+		     strerror(-rc), jp,
+		     ba_word(r->ctx, BLKALIGN_WORD_FIX_RESUME),
+		     ba_word(r->ctx, BLKALIGN_WORD_ROLLBACK));
 	}
 	return rc;
 }
@@ -128,7 +129,8 @@ static bool metadata_at_end(const struct blkalign_device *d, int part)
 }
 
 /* The refusals of a plan that fix cannot carry out. */
-static int refuse_plan(const struct blkalign_device *d,
+static int refuse_plan(const struct blkalign_ctx *ctx,
+		       const struct blkalign_device *d,
 		       const struct blkalign_plan_part *pp,
 		       const struct blkalign_fix_opts *o, uint32_t lss,
 		       struct ba_fix_res *res)
@@ -143,8 +145,9 @@ static int refuse_plan(const struct blkalign_device *d,
 	if (!pp->used_known && !o->copy_all)
 		return fail(res, -EOPNOTSUPP,
 			    "it holds %s, which blkalign cannot size: "
-			    "--copy-all copies the whole partition",
-			    c ? c : "nothing it recognises");
+			    "%s copies the whole partition",
+			    c ? c : "nothing it recognises",
+			    ba_word(ctx, BLKALIGN_WORD_COPY_ALL));
 	if (pp->new_size != pp->old_size && metadata_at_end(d, pp->layer))
 		return fail(res, -EOPNOTSUPP,
 			    "it holds %s with metadata at its end: its size "
@@ -163,14 +166,15 @@ static int refuse_plan(const struct blkalign_device *d,
 }
 
 /* The geometry of the move, and a new fix id. */
-static int make_geom(const struct blkalign_device *d,
+static int make_geom(const struct blkalign_ctx *ctx,
+		     const struct blkalign_device *d,
 		     const struct blkalign_plan_part *pp,
 		     const struct blkalign_fix_opts *o, struct ba_fix_geom *g,
 		     struct ba_fix_res *res)
 {
 	uint32_t lss = (uint32_t)d->topology.logical_sector_size.value;
 	uint64_t shift, step = o->max_step ? o->max_step : DEFAULT_STEP;
-	int rc = refuse_plan(d, pp, o, lss, res);
+	int rc = refuse_plan(ctx, d, pp, o, lss, res);
 
 	if (rc) {
 		res->pub.refused = rc != -EALREADY && rc != -EINVAL;
@@ -266,8 +270,9 @@ static int read_disk(struct blkalign_fix_target *t,
 		res->pub.refused = true;
 		return fail(res, rc,
 			    "%s holds %s whose used blocks cannot be trusted: "
-			    "%s; or move it whole with --copy-all",
-			    pp->name, c_or(pp->content), why);
+			    "%s; or move it whole with %s",
+			    pp->name, c_or(pp->content), why,
+			    ba_word(t->ctx, BLKALIGN_WORD_COPY_ALL));
 	}
 	if (rc)
 		return fail(res, rc, "cannot read which blocks its %s uses: %s",
@@ -294,7 +299,8 @@ static int read_disk(struct blkalign_fix_target *t,
  * res->msg saying why (and, once the journal exists, how to resume
  * or roll back).  A dry run (o->dry_run) needs no @t.
  */
-int ba_fix_partition(struct blkalign_fix_target *t,
+int ba_fix_partition(const struct blkalign_ctx *ctx,
+		     struct blkalign_fix_target *t,
 		     const struct blkalign_device *d,
 		     const struct blkalign_plan_part *pp,
 		     const struct blkalign_fix_opts *given,
@@ -313,11 +319,13 @@ int ba_fix_partition(struct blkalign_fix_target *t,
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
-	rc = make_geom(d, pp, o, &j->g, res);
+	rc = make_geom(ctx, d, pp, o, &j->g, res);
 	if (rc)
 		goto out;
 	rc = blkalign_fix_check_journal(d->path, o->journal, res->msg,
 					sizeof(res->msg));
+	if (rc == -EEXIST)
+		ba_fix_journal_exists(ctx, res->msg, sizeof(res->msg));
 	if (rc == -ENOENT &&
 	    o->dry_run) { /* its directory: made when writing */
 		rc = 0;
@@ -405,10 +413,11 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 			return fail(res, rc,
 				    "no journal '%s', but '%s' carries the "
 				    "marker of an interrupted fix at byte %llu "
-				    "(%s): 'blkalign fix --inspect %s' says "
-				    "what can be recovered",
+				    "(%s): '%s %s' says what can be recovered",
 				    path, t->path, (unsigned long long)off,
-				    m.what, t->path);
+				    m.what,
+				    ba_word(t->ctx, BLKALIGN_WORD_FIX_INSPECT),
+				    t->path);
 		return fail(res, rc, "no journal '%s': nothing to %s", path,
 			    rollback ? "roll back" : "resume");
 	case -EBUSY:
@@ -426,8 +435,8 @@ static int journal_error(struct blkalign_fix_target *t, const char *path,
 		return fail(res, rc,
 			    "'%s' is not a journal, or both copies of its "
 			    "header are damaged: nothing can be resumed from "
-			    "it ('blkalign fix --inspect' says more)",
-			    path);
+			    "it ('%s' says more)",
+			    path, ba_word(t->ctx, BLKALIGN_WORD_FIX_INSPECT));
 	default:
 		return fail(res, rc, "cannot read the journal '%s': %s", path,
 			    strerror(-rc));

@@ -396,7 +396,8 @@ int ba_fix_drive(struct ba_fix_run *r, struct ba_fix_res *res);
 
 /* fix.c: one planned partition (a dry run needs no @t), or the fix
  * whose journal is o->journal resumed or rolled back. */
-int ba_fix_partition(struct blkalign_fix_target *t,
+int ba_fix_partition(const struct blkalign_ctx *ctx,
+		     struct blkalign_fix_target *t,
 		     const struct blkalign_device *d,
 		     const struct blkalign_plan_part *pp,
 		     const struct blkalign_fix_opts *o, struct ba_fix_res *res);
@@ -408,6 +409,9 @@ const char *ba_fix_action(const struct blkalign_plan_part *pp,
 			  const struct ba_fix_res *res, int rc, bool dry_run);
 const char *ba_fix_resume_action(const struct ba_fix_res *res, int rc);
 int ba_fix_batch_recover(struct ba_fix_run *r, bool repair);
+
+void ba_fix_journal_exists(const struct blkalign_ctx *ctx, char *msg,
+			   size_t len);
 
 /* fix-trust.c */
 int ba_fix_match(struct ba_file *dev, const struct ba_fix_ident *id,

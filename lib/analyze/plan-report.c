@@ -64,8 +64,10 @@ int blkalign_report_plan(struct blkalign_report *r, const char *cmd,
 	if (d->whole_disk) {
 		ba_log(r->ctx,
 		       "'%s' is partition %d of /dev/%s: %s works on the "
-		       "whole disk: 'blkalign %s --partition %d /dev/%s'",
-		       d->path, d->partition_number, d->whole_disk, cmd, cmd,
+		       "whole disk: '%s %s %s %d /dev/%s'",
+		       d->path, d->partition_number, d->whole_disk, cmd,
+		       ba_word(r->ctx, BLKALIGN_WORD_PROGRAM), cmd,
+		       ba_word(r->ctx, BLKALIGN_WORD_PARTITION),
 		       d->partition_number, d->whole_disk);
 		return -EINVAL;
 	}

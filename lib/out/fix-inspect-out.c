@@ -172,16 +172,17 @@ static void text_lost(const struct ba_fix_inspect *in, FILE *out)
 		"boundaries, as long as the shift) are in the journal and may "
 		"be overwritten on the disk.\n"
 		"  What is on the disk past the head is intact but split.  Find "
-		"the journal ('blkalign fix --inspect --journal FILE %s' says "
-		"whether a file is it), and copy the whole disk before trying "
-		"anything else.\n",
-		in->target);
+		"the journal ('%s %s FILE %s' says whether a file is it), and "
+		"copy the whole disk before trying anything else.\n",
+		ba_word(in->ctx, BLKALIGN_WORD_FIX_INSPECT),
+		ba_word(in->ctx, BLKALIGN_WORD_JOURNAL), in->target);
 }
 
 /* ba_fix_inspect_text: @in in words, on @out. */
 void ba_fix_inspect_text(const struct ba_fix_inspect *in, FILE *out)
 {
-	static const char *const way[] = {"--resume", "--rollback"};
+	const char *const way[] = {ba_word(in->ctx, BLKALIGN_WORD_RESUME),
+				   ba_word(in->ctx, BLKALIGN_WORD_ROLLBACK)};
 
 	if (!in->journal) {
 		text_lost(in, out);

@@ -287,21 +287,19 @@ static void print_prose(FILE *out, const struct blkalign_fix_outcome *o)
 }
 
 /**
- * blkalign_fix_run_write_text: write @run (NULL: no outcome), a fix of
- * @device with @journal that exited with @status, to @out as fix's text:
- * the table of its outcomes (BLKALIGN_TEXT_TABLE_FIX's columns, @o),
- * then per partition what was copied by which map, in how many steps,
- * how fast, and its warning; a dry run (@dry_run) with work to do says
- * that --yes does it; a run with nothing to do says so, after the
- * partitions that could move to the grain (optional ones).  With
- * BLKALIGN_TEXT_RAW or _PAIRS, the table alone (nothing when there is no
- * outcome).
+ * blkalign_fix_run_write_text: write @run (NULL: no outcome), a fix
+ * (a dry run: @dry_run, whose table shows the planned layout) to @out as
+ * fix's text: the table of its outcomes (BLKALIGN_TEXT_TABLE_FIX's
+ * columns, @o), then per partition what was copied by which map, in how
+ * many steps, how fast, and its warning.  What to do next (the command
+ * that does what a dry run describes, the optional moves) is the
+ * caller's to say.  With BLKALIGN_TEXT_RAW or _PAIRS, the table alone
+ * (nothing when there is no outcome).
  * Returns: 0, -EINVAL (no @out or @o, or a bad column list), -ENOMEM or
  * -EIO.
  */
 int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,
-				const char *device, const char *journal,
-				bool dry_run, int status, FILE *out,
+				bool dry_run, FILE *out,
 				const struct blkalign_text_opts *o)
 {
 	struct blkalign_text_opts opts;
@@ -322,21 +320,5 @@ int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,
 	for (size_t i = 0; n && i < run->noutcomes; i++)
 		if (run->outcomes[i].res.number)
 			print_prose(out, &run->outcomes[i]);
-	if (dry_run && (status & BLKALIGN_STATUS_FINDINGS))
-		fprintf(out,
-			"%sdry run: nothing written; the same command with "
-			"--yes does it (journal: %s)\n",
-			n ? "\n" : "", journal ? journal : "none");
-	for (size_t k = 0; run && !run->noutcomes && k < run->noptional; k++)
-		fprintf(out,
-			"partition %d could move to the %" PRIu64
-			"-byte grain (optional: it is aligned on this "
-			"device): 'blkalign fix --partition %d %s' "
-			"does it\n",
-			run->optional[k], run->grain, run->optional[k],
-			device ? device : "");
-	if ((!run || !run->noutcomes) &&
-	    !(status & (BLKALIGN_STATUS_FAILED | BLKALIGN_STATUS_USAGE)))
-		fputs("nothing to do\n", out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -567,9 +567,10 @@ int ba_scan_saved_json(struct blkalign_report *r, struct json_object *root,
 	    num(root, "schema_version", 0) > BLKALIGN_SCHEMA_VERSION ||
 	    !json_object_is_type(devs, json_type_array)) {
 		ba_log(r->ctx,
-		       "%s: not a report of 'blkalign check --json' "
+		       "%s: not a report of '%s' "
 		       "(schema_version 1 to %d with devices[])",
-		       file, BLKALIGN_SCHEMA_VERSION);
+		       file, ba_word(r->ctx, BLKALIGN_WORD_CHECK_JSON),
+		       BLKALIGN_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	n = json_object_array_length(devs);

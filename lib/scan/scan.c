@@ -134,7 +134,8 @@ static void gpt_table(struct ba_device *d, const struct ba_gpt_check *chk)
 }
 
 /* Both GPT headers, for the snapshot and the rules. */
-static int gpt_scan(struct ba_device *d, struct ba_io *io)
+static int gpt_scan(const struct blkalign_ctx *ctx, struct ba_device *d,
+		    struct ba_io *io)
 {
 	static const char *const which[] = {"primary", "backup"};
 	struct ba_gpt_check *chk = calloc(1, sizeof(*chk));
@@ -160,9 +161,11 @@ static int gpt_scan(struct ba_device *d, struct ba_io *io)
 		    d->pub.topology.logical_sector_size.value == 512 &&
 		    ba_io_read(io, 4096, sizeof(sig), sig) == 0 &&
 		    !memcmp(sig, "EFI PART", 8))
-			ba_device_problem(d, "a GPT for 4096-byte sectors is "
-					     "here: use --logical-sector-size "
-					     "4096");
+			ba_device_problem(
+				d,
+				"a GPT for 4096-byte sectors is here: use %s "
+				"4096",
+				ba_word(ctx, BLKALIGN_WORD_SECTOR_SIZE));
 		return 0;
 	}
 	for (int i = 0; i < 2; i++)
@@ -257,7 +260,7 @@ static int scan_disk(const struct blkalign_ctx *ctx, struct ba_device *d,
 	if (rc)
 		ba_device_problem(d, "cannot read the partition table: %s",
 				  strerror(-rc));
-	rc = gpt_scan(d, &io);
+	rc = gpt_scan(ctx, d, &io);
 	assume_usable(d);
 	if (!rc && (!d->pub.scheme || !strcmp(d->pub.scheme, "dos") ||
 		    !strcmp(d->pub.scheme, "gpt"))) {

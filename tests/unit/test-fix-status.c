@@ -174,7 +174,18 @@ static void test_fix_disk_dry(void **state)
 	assert_int_equal(run->outcomes[0].rc, -EOPNOTSUPP);
 	assert_int_equal(run->outcomes[0].res.number, 1);
 	assert_int_equal(run->outcomes[0].res.old_start, 63 * 512);
-	assert_non_null(strstr(run->outcomes[0].res.message, "--copy-all"));
+	/* the way on in the API's words, then in the program's own */
+	assert_non_null(strstr(run->outcomes[0].res.message,
+			       "blkalign_fix_opts.copy_all copies the whole"));
+	blkalign_fix_run_free(run);
+	assert_int_equal(blkalign_ctx_set_word(ctx, BLKALIGN_WORD_COPY_ALL,
+					       "--copy-all"),
+			 0);
+	assert_int_equal(blkalign_ctx_set_word(ctx, BLKALIGN_WORD_COUNT, "x"),
+			 -EINVAL);
+	assert_int_equal(blkalign_fix_disk(ctx, NULL, img, &o, 0, &run), 0);
+	assert_non_null(strstr(run->outcomes[0].res.message,
+			       ": --copy-all copies the whole partition"));
 	blkalign_fix_run_free(run);
 
 	/* --copy-all: it would move (1) */
@@ -186,13 +197,13 @@ static void test_fix_disk_dry(void **state)
 	assert_int_equal(run->outcomes[0].res.new_start, MIB);
 	blkalign_fix_run_free(run);
 
-	/* a partition that is not there: a wrong argument, as plan says */
-	assert_int_equal(blkalign_fix_disk(ctx, NULL, img, &o, 9, &run), 0);
-	assert_int_equal(run->status, BLKALIGN_STATUS_USAGE);
-	assert_int_equal(run->noutcomes, 0);
+	/* a partition that is not there: -ENOENT (blkalign(8): a wrong
+	 * argument, as plan says) */
+	assert_int_equal(blkalign_fix_disk(ctx, NULL, img, &o, 9, &run),
+			 -ENOENT);
+	assert_null(run);
 	snprintf(want, sizeof(want), "'%s' has no partition 9 to fix", img);
 	assert_string_equal(logged, want);
-	blkalign_fix_run_free(run);
 
 	unlink(img);
 	rmdir(dir);

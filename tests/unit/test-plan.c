@@ -1011,6 +1011,9 @@ static void test_report(void **state)
 
 	assert_non_null(ctx);
 	blkalign_ctx_set_log_fn(ctx, keep_log, log);
+	/* as blkalign(8) says it (unset: the API's words) */
+	blkalign_ctx_set_word(ctx, BLKALIGN_WORD_PROGRAM, "blkalign");
+	blkalign_ctx_set_word(ctx, BLKALIGN_WORD_PARTITION, "--partition");
 	rep = blkalign_report_new(ctx);
 	assert_non_null(rep);
 	for (int i = 0; i < r->ndevices; i++) {
