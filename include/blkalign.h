@@ -576,7 +576,7 @@ int blkalign_failure_write_json(const char *command, int status,
 int blkalign_finding_codes_write_json(FILE *out);
 
 /*
- * Sizes for people (out/size.c), in one of the styles the text outputs
+ * Sizes for people (lib/size.c), in one of the styles the text outputs
  * use.  1536 bytes is "1536" (EXACT), "1.5K" (SHORT), "1.5K" (LSBLK),
  * "1536 bytes" (WORDS), "1536-byte" (ADJECTIVE); 65536 is "64K", "64K",
  * "64.0K", "64 KiB", "64 KiB".  Returns 0; -ENOSPC when the text did not

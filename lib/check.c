@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "scan/scan.h"
 
 /*
  * A finding lost (out of memory) makes a report that cannot be trusted

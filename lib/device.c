@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * device.c - the record of one audited device: its layers, findings and
- * problems, and the string pool that owns their text; publishing it.
+ * problems, and the string pool that owns their text; publishing it; the
+ * names of its layers' kinds.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 /* The scan's states by name, in reports (scan.c, json.c, saved.c). */
 const char *const ba_ebr_state_names[4] = {
@@ -294,4 +296,29 @@ void ba_layers_by_parent_start(const struct blkalign_layer *layers, size_t *ix,
 			       size_t n)
 {
 	qsort_r(ix, n, sizeof(*ix), by_parent_start, (void *)layers);
+}
+
+const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)
+{
+	switch (k) {
+	case BLKALIGN_LAYER_DISK:
+		return "disk";
+	case BLKALIGN_LAYER_PARTITION:
+		return "partition";
+	case BLKALIGN_LAYER_BSD:
+		return "bsd";
+	case BLKALIGN_LAYER_MD:
+		return "md";
+	case BLKALIGN_LAYER_LVM:
+		return "lvm";
+	case BLKALIGN_LAYER_LUKS:
+		return "luks";
+	case BLKALIGN_LAYER_FILESYSTEM:
+		return "filesystem";
+	case BLKALIGN_LAYER_ZFS:
+		return "zfs";
+	case BLKALIGN_LAYER_TABLE:
+		return "table";
+	}
+	return "unknown";
 }

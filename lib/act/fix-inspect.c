@@ -5,7 +5,7 @@
  * --resume and --rollback would do there or why they would refuse
  * (fix-trust.c decides, as it does for them); with no journal, what the
  * marker on the disk says.  Reads only.  The facts are gathered here
- * and written as text or JSON by out/fix-inspect-out.c.
+ * and written as text or JSON by fix-inspect-out.c.
  */
 #include <errno.h>
 #include <fcntl.h>

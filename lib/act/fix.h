@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "used/used.h"
 
 /*
@@ -445,7 +445,7 @@ int ba_fix_bounds_in(struct ba_journal *j);
 int ba_fix_read_bounds(struct ba_fix_run *r, bool bottoms, uint64_t base,
 		       uint8_t *buf);
 
-/* What --inspect found (fix-inspect.c), for out/fix-inspect-out.c. */
+/* What --inspect found (fix-inspect.c), printed by fix-inspect-out.c. */
 struct ba_fix_inspect {
 	const struct blkalign_ctx *ctx;
 	const char *target, *journal;

@@ -711,3 +711,26 @@ blkalign_trace_summary(struct blkalign_trace *t)
 	}
 	return s;
 }
+
+/* The summary of @t as one JSON document (out/trace-json.c). */
+int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
+{
+	const struct blkalign_trace_summary *s;
+
+	if (!t || !out)
+		return -EINVAL;
+	s = blkalign_trace_summary(t);
+	return s ? ba_trace_summary_write_json(s, out) : -ENOMEM;
+}
+
+/* The summary of @t as text (out/trace-text.c). */
+int blkalign_trace_write_text(struct blkalign_trace *t, FILE *out,
+			      const struct blkalign_text_opts *o)
+{
+	const struct blkalign_trace_summary *s;
+
+	if (!t || !out)
+		return -EINVAL;
+	s = blkalign_trace_summary(t);
+	return s ? ba_trace_summary_write_text(s, out, o) : -ENOMEM;
+}

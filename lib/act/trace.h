@@ -6,7 +6,8 @@
 #ifndef BLKALIGN_TRACE_H
 #define BLKALIGN_TRACE_H
 
-#include "blkalignP.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 #define BA_TRACE_NDIRS	5
 #define BA_TRACE_NSIZES 64

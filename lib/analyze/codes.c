@@ -6,7 +6,7 @@
  * so this table, blkalign(8) and `check --list-codes` cannot drift apart
  * (test-rules checks that every code has a row).
  */
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 static const struct blkalign_code codes[] = {
 	[BA_CODE_START_PHYSICAL] = {"start-physical", BLKALIGN_ERROR,

@@ -7,7 +7,7 @@
  *  - a partition's alignment offset
  *    (block/blk-settings.c queue_limit_alignment_offset()).
  */
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 /**
  * blkalign_soft_block_size: start at the logical block size and double
@@ -53,21 +53,4 @@ int64_t blkalign_alignment_offset(uint64_t start_bytes,
 	alignment = (sector % (gran >> 9)) << 9;
 	return (int64_t)((gran + (uint64_t)disk_alignment_offset - alignment) %
 			 gran);
-}
-
-/*
- * The block device the kernel makes for a dos extended partition covers
- * only its first sectors, "to prevent someone doing mkfs or mkswap on an
- * extended partition, but leave room for LILO": min(size, max(logical
- * sector / 512, 2)) 512-byte sectors (block/partitions/msdos.c).
- */
-uint64_t ba_extended_node_bytes(uint64_t size_bytes,
-				uint32_t logical_sector_size)
-{
-	uint64_t n =
-		logical_sector_size / 512 > 2 ? logical_sector_size / 512 : 2;
-
-	if (n > size_bytes / 512)
-		n = size_bytes / 512;
-	return n * 512;
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 static uint32_t u32(const struct blkalign_value *v)
 {

@@ -59,7 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 /* Distinct request sizes tracked while simulating. */
 #define NSIZES 32

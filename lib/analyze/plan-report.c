@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 #include "plan.h"
 
 static bool has_partitions(const struct blkalign_device *d)

@@ -6,7 +6,7 @@
 #ifndef BLKALIGN_PLAN_H
 #define BLKALIGN_PLAN_H
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 /* The grids a plan aligns to, in bytes. */
 struct ba_plan_geom {

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 /* qemu-img's create option for the unit, or NULL: none (vpc, vdi, vmdk). */
 static const char *unit_option(const char *fmt)

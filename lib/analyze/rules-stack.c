@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 
 static uint64_t ao_of(const struct ba_device *d)
 {

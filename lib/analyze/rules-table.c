@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "scan/scan.h"
 
 /* The EBR chain: where it breaks, or goes on past the kernel's limit. */
 static void dos_findings(struct ba_device *d, const struct ba_dos_check *chk)

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "scan/scan.h"
 
 static uint64_t topo_grain(const struct blkalign_topology *t)
 {
@@ -627,31 +628,6 @@ void ba_rules_run(struct ba_device *d)
 	ba_rules_image_run(d);
 	free(d->content);
 	d->content = NULL;
-}
-
-const char *blkalign_layer_kind_name(enum blkalign_layer_kind k)
-{
-	switch (k) {
-	case BLKALIGN_LAYER_DISK:
-		return "disk";
-	case BLKALIGN_LAYER_PARTITION:
-		return "partition";
-	case BLKALIGN_LAYER_BSD:
-		return "bsd";
-	case BLKALIGN_LAYER_MD:
-		return "md";
-	case BLKALIGN_LAYER_LVM:
-		return "lvm";
-	case BLKALIGN_LAYER_LUKS:
-		return "luks";
-	case BLKALIGN_LAYER_FILESYSTEM:
-		return "filesystem";
-	case BLKALIGN_LAYER_ZFS:
-		return "zfs";
-	case BLKALIGN_LAYER_TABLE:
-		return "table";
-	}
-	return "unknown";
 }
 
 const char *blkalign_severity_name(enum blkalign_severity s)

@@ -10,7 +10,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "bench/engine.h"
+#include "out/out.h"
 #include "results.h"
 
 /* an integer, or null when 0 means "unknown" */

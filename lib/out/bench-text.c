@@ -16,7 +16,7 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "bench-text.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 #define NUM SCOLS_FL_RIGHT
 

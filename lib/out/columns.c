@@ -13,7 +13,7 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "columns.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 #define NUM SCOLS_FL_RIGHT
 

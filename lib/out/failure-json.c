@@ -11,7 +11,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 /**
  * blkalign_failure_write_json: { schema_version, version, command,

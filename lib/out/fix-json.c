@@ -11,7 +11,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 /* @word in one casing, as every enumeration of the JSON: "would move"
  * is "would_move". */

@@ -14,7 +14,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 /* The keys that name a target in the documents, the first found is its
  * "path": bench and plan's devices have one, trace and fix say "device",

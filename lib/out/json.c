@@ -10,7 +10,8 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 /* A device's topology, as check and plan write it: each value (null when
  * unknown), then where each came from. */

@@ -12,7 +12,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 /* Exact up to 2^64 - 1 (json-c's uint64: never a negative number). */
 void ba_json_u64(struct json_object *o, const char *k, uint64_t v)

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "out/out.h"
 
 static const char *const texts[BA_NTEXTS] = {
 	[BA_T_START_PHYSICAL] = "'{name}' starts at byte {value}, {rem} bytes "

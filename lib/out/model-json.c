@@ -9,7 +9,8 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
 
 /* A ratio, or null when the aligned count is 0 and the actual is not. */
 static void put_ratio(struct json_object *o, const char *k, uint64_t a,

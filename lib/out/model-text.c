@@ -15,7 +15,8 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "model-text.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
 
 #define NUM    SCOLS_FL_RIGHT
 #define YELLOW "\033[33m"

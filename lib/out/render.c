@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "out/out.h"
 
 /* A growing string; oom set once an append failed. */
 struct text {

@@ -14,7 +14,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 static int stream_begin(const struct ba_json_stream *s, FILE *out)
 {

@@ -19,7 +19,7 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "columns.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 #define RED    "\033[31m"
 #define YELLOW "\033[33m"

@@ -20,7 +20,7 @@
 #include "fix-text.h"
 #include "bench-text.h"
 #include "trace-text.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 /**
  * ba_table_columns: the columns of table @t and their count in @n, or

@@ -14,7 +14,7 @@
 
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 static int find(const struct ba_column *cols, size_t ncols, const char *name,
 		size_t len)

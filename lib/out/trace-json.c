@@ -9,7 +9,7 @@
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 static struct json_object *dir_json(const struct blkalign_trace_dir *d)
 {
@@ -127,19 +127,17 @@ directions_json(const struct blkalign_trace_summary *s)
 }
 
 /**
- * blkalign_trace_write_json: the summary of trace @t as one document.
+ * ba_trace_summary_write_json: trace's summary @s (act/trace.c's
+ * blkalign_trace_write_json) as one document.
  * Returns: 0, -EINVAL, -ENOMEM or -EIO.
  */
-int blkalign_trace_write_json(struct blkalign_trace *t, FILE *out)
+int ba_trace_summary_write_json(const struct blkalign_trace_summary *s,
+				FILE *out)
 {
-	const struct blkalign_trace_summary *s;
 	struct json_object *root, *dirs;
 
-	if (!t || !out)
+	if (!s || !out)
 		return -EINVAL;
-	s = blkalign_trace_summary(t);
-	if (!s)
-		return -ENOMEM;
 	root = ba_json_root("trace");
 	if (!root)
 		return -ENOMEM;

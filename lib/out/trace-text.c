@@ -14,7 +14,7 @@
 /* before blkalignP.h: libsmartcols includes libc headers banned.h breaks */
 #include "text-table.h"
 #include "trace-text.h"
-#include "blkalignP.h"
+#include "out/out.h"
 
 #define NUM SCOLS_FL_RIGHT
 #define RED "\033[31m"
@@ -272,26 +272,25 @@ static int print_below(const struct blkalign_trace_summary *s, FILE *out,
 }
 
 /**
- * blkalign_trace_write_text: the summary of @t as text on @out: the
+ * ba_trace_summary_write_text: trace's summary @s (act/trace.c's
+ * blkalign_trace_write_text) as text on @out: the
  * device and its geometry, the events and how long they took, the table
  * of the directions that had requests, the request sizes of each, and
  * the extents on the disks below.  @o: the flags (BLKALIGN_TEXT_*), the
  * columns of BLKALIGN_TEXT_TABLE_TRACE and the width; with
  * BLKALIGN_TEXT_RAW or _PAIRS the directions' table alone.
- * Returns: 0, -EINVAL (no @t, @out or @o, or a bad column list), -ENOMEM
+ * Returns: 0, -EINVAL (no @s, @out or @o, or a bad column list), -ENOMEM
  * or -EIO.
  */
-int blkalign_trace_write_text(struct blkalign_trace *t, FILE *out,
-			      const struct blkalign_text_opts *o)
+int ba_trace_summary_write_text(const struct blkalign_trace_summary *s,
+				FILE *out, const struct blkalign_text_opts *o)
 {
 	const struct blkalign_trace_dir *dirs[5];
-	const struct blkalign_trace_summary *s;
 	struct blkalign_text_opts opts;
 	int rc;
 
-	if (!t || !out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_TRACE, o, &opts))
+	if (!s || !out || ba_text_opts_get(BLKALIGN_TEXT_TABLE_TRACE, o, &opts))
 		return -EINVAL;
-	s = blkalign_trace_summary(t);
 	if (opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS)) {
 		rc = print_dirs(s, out, &opts);
 		return ferror(out) ? -EIO : rc;

@@ -24,7 +24,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 #define DM_BUF_SIZE (64 * 1024)
 

@@ -9,7 +9,7 @@
 #ifndef BLKALIGN_IMAGE_REFS_H
 #define BLKALIGN_IMAGE_REFS_H
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 /* One name an image holds, as written (not resolved, not terminated). */
 struct ba_image_ref {

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 #define VHDX_TABLE_SIZE	      (64 * KIB) /* region and metadata tables */
 #define VHDX_REGION_TABLE_OFF (192 * KIB)

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* Header fields read below, byte offsets in the first sector. */

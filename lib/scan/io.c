@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 /**
  * ba_pread_all: read @len bytes at @off of @fd, again after EINTR and

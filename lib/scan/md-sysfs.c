@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 struct md_geom {
 	int32_t level;

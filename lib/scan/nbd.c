@@ -55,7 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "nbd-dl.h"
 #include "ptable.h"
 #include "vdisk.h"

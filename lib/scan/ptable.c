@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "ptable.h"
 
 /* Kernel partition naming: "sda" + 1, "loop0" + "p" + 1. */
@@ -237,6 +237,23 @@ static int name_cmp(const struct dirent **a, const struct dirent **b)
 static int only_dirs(const struct dirent *e)
 {
 	return e->d_name[0] != '.';
+}
+
+/*
+ * The block device the kernel makes for a dos extended partition covers
+ * only its first sectors, "to prevent someone doing mkfs or mkswap on an
+ * extended partition, but leave room for LILO": min(size, max(logical
+ * sector / 512, 2)) 512-byte sectors (block/partitions/msdos.c).
+ */
+uint64_t ba_extended_node_bytes(uint64_t size_bytes,
+				uint32_t logical_sector_size)
+{
+	uint64_t n =
+		logical_sector_size / 512 > 2 ? logical_sector_size / 512 : 2;
+
+	if (n > size_bytes / 512)
+		n = size_bytes / 512;
+	return n * 512;
 }
 
 /*

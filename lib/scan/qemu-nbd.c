@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 extern char **environ;
 

@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "sandbox.h"
 
 #define NOBODY	     65534 /* Debian's nobody and nogroup, the overflow ids */

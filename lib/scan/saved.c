@@ -13,8 +13,9 @@
 #include <string.h>
 
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
-#include "jsonw.h"
-#include "blkalignP.h"
+#include <json-c/json.h>
+
+#include "scan/scan.h"
 
 /* The reader of one file: the report to fill and the first error. */
 struct saved {

@@ -19,7 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 /*
  * Bytes this process has read so far (all read syscalls), or 0.  The

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 #define BA_SWAP_MAGIC_LEN   10
 #define BA_SWAP_BADPAGES_AT 1536 /* info.badpages[] in the page */

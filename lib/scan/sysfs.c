@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 /* Returns a malloc'ed path below the sysroot (@ctx NULL: the live /sys),
  * or NULL. */

@@ -18,7 +18,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "image-refs.h"
 
 static int device_size(int fd, const struct stat *st, uint64_t *size)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 static void set(struct blkalign_value *v, int64_t value,
 		enum blkalign_source src)

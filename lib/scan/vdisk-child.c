@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "sandbox.h"
 #include "vdisk.h"
 

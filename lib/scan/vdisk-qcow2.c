@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* The header, big-endian (qcow2.txt "Header"); v3 fields from 72 on. */

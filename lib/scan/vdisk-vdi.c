@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* The header, little-endian (VDIPREHEADER then VDIHEADER1). */

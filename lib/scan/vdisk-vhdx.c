@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* A header (§2.2.2), little-endian; the rest of its 4 KiB is reserved. */

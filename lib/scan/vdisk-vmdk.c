@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* The SparseExtentHeader, little-endian ("Hosted Sparse Extent

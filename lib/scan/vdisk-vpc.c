@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 /* The footer ("Hard Disk Footer Format"), big-endian. */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 #include "vdisk.h"
 
 static const struct ba_vdisk_format *const formats[] = {

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "fuzz.h"
 
 void fuzz_fail(const char *file, int line, const char *what)

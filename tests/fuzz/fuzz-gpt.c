@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "fuzz.h"
 
 static void check_header(const struct ba_gpt_header *h, uint64_t size,

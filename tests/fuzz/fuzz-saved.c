@@ -18,7 +18,9 @@
 /* before blkalignP.h: json-c includes libc headers that banned.h would break */
 #include "jsonw.h"
 #include "fuzz.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 static void quiet(void *data, const char *msg)
 {

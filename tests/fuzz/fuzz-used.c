@@ -17,7 +17,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "fuzz.h"
 #include "used/used.h"
 

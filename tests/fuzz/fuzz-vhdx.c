@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "fuzz.h"
 
 #define MAX_FILE      (64u << 20)

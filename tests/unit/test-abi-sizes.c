@@ -16,7 +16,7 @@
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
 #include "text-table.h"
 #include "trace.h"
 

@@ -12,7 +12,9 @@
 
 #include <cmocka.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 struct row {
 	const char *line;

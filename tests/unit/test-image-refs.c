@@ -22,7 +22,9 @@
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "image-refs.h"
 
 /* The refs a walk gives, one a line: "E NAME SECTORS rw|ro sparse|other"

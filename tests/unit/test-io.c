@@ -13,7 +13,9 @@
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 #define DEV_SIZE 100
 

@@ -15,7 +15,9 @@
 #include "table.h"
 
 #include "jsonw.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 struct row {
 	const char *name;

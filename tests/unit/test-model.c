@@ -12,7 +12,9 @@
 #include "blkalign.h"
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 #define S(n) ((uint64_t)(n)*512) /* 512-byte sectors to bytes */
 #define K(n) ((uint64_t)(n)*1024)

@@ -22,7 +22,9 @@
 
 #include <json-c/json.h>
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 /* A device built in memory: a disk layer and, with @warn, a finding
  * that sets the findings bit. */

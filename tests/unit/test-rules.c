@@ -24,7 +24,9 @@
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 
 #define S(n) ((uint64_t)(n)*512) /* 512-byte sectors to bytes */
 #define GIB  (1024 * MIB)

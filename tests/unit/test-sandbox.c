@@ -24,7 +24,9 @@
 /* table.h (system and cmocka headers) before banned.h via blkalignP.h */
 #include "table.h"
 
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "out/out.h"
+#include "scan/scan.h"
 #include "sandbox.h"
 
 #define IMAGE_TEXT "an image, as far as the child knows"

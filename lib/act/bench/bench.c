@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "scan/scan.h"
 
 static const struct ba_engine_ops *const engines[] = {
 	&ba_engine_psync,

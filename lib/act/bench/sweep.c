@@ -24,7 +24,8 @@
 #include <string.h>
 
 #include "engine.h"
-#include "blkalignP.h"
+#include "analyze/analyze.h"
+#include "scan/scan.h"
 
 #define MIN_RATIO  1.2		/* a penalty below 20% is not claimed */
 #define SE_K	   3.0		/* medians apart by 3 standard errors */
@@ -411,83 +412,4 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 			: r->separation >= 1.5 ? "medium"
 					       : "low";
 	return 0;
-}
-
-const char *blkalign_bench_verdict_name(enum blkalign_bench_verdict v)
-{
-	switch (v) {
-	case BLKALIGN_BENCH_NO_DATA:
-		return "no_data";
-	case BLKALIGN_BENCH_NO_PENALTY:
-		return "no_penalty";
-	case BLKALIGN_BENCH_PENALTY:
-		return "penalty";
-	case BLKALIGN_BENCH_INCONCLUSIVE:
-		return "inconclusive";
-	}
-	return "unknown";
-}
-
-/**
- * blkalign_bench_verdict_text: the verdict of @r in words, one line.
- * Returns the length snprintf would write, or -EINVAL.
- */
-int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
-				char *buf, size_t len)
-{
-	const char *what = r && r->write ? "writes" : "reads";
-	char io[32], pss[32], claim[96] = "";
-
-	if (!r || !buf)
-		return -EINVAL;
-	ba_size_str(r->io_size, BLKALIGN_SIZE_ADJECTIVE, io, sizeof(io));
-	switch (r->verdict) {
-	case BLKALIGN_BENCH_NO_DATA:
-		return snprintf(buf, len,
-				"no complete round: nothing to "
-				"conclude");
-	case BLKALIGN_BENCH_NO_PENALTY:
-		return snprintf(
-			buf, len,
-			"%s %s cost the same at every phase (the "
-			"slowest, phase %u, is %.2fx phase %u): no "
-			"penalty measured%s",
-			io, what, r->worst_phase, r->ratio, r->aligned_phase,
-			r->write ? ""
-				 : " (reads seldom show one: try --write)");
-	case BLKALIGN_BENCH_INCONCLUSIVE:
-		return snprintf(buf, len,
-				"inconclusive: %s (slowest phase %u is %.2fx "
-				"phase %u)",
-				r->reason, r->worst_phase, r->ratio,
-				r->aligned_phase);
-	case BLKALIGN_BENCH_PENALTY:
-		break;
-	}
-	ba_size_str(r->inferred_physical_sector_size, BLKALIGN_SIZE_ADJECTIVE,
-		    pss, sizeof(pss));
-	if (r->claimed_physical_sector_size &&
-	    r->claimed_physical_sector_size !=
-		    r->inferred_physical_sector_size &&
-	    !r->inferred_at_least)
-		snprintf(claim, sizeof(claim),
-			 "; it claims %u-byte physical sectors",
-			 r->claimed_physical_sector_size);
-	if (r->write)
-		return snprintf(buf, len,
-				"%s writes at phase %u are %.1fx slower than "
-				"at phase %u: this device does read-modify-"
-				"write on %s%s physical sectors, aligned at "
-				"byte %u of the target%s (confidence %s)",
-				io, r->worst_phase, r->ratio, r->aligned_phase,
-				r->inferred_at_least ? "at least " : "", pss,
-				r->inferred_alignment_offset, claim,
-				r->confidence);
-	return snprintf(buf, len,
-			"%s reads at phase %u are %.1fx slower than at phase "
-			"%u: reads that cross a %s%s boundary cost more, "
-			"aligned at byte %u of the target (confidence %s)",
-			io, r->worst_phase, r->ratio, r->aligned_phase,
-			r->inferred_at_least ? "at least " : "", pss,
-			r->inferred_alignment_offset, r->confidence);
 }

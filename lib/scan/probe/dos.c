@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "probe.h"
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 #define MBR_ENTRIES_OFF 0x1be
 #define MBR_SIG_OFF	0x1fe

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 #define GPT_SIGNATURE	   "EFI PART"
 #define GPT_HEADER_MIN	   92

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 void ba_fix_id_hex(const uint8_t id[16], char out[33])
 {

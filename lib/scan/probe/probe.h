@@ -12,7 +12,7 @@
 #ifndef BLKALIGN_PROBE_H
 #define BLKALIGN_PROBE_H
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 enum ba_content_kind {
 	BA_CONTENT_NONE = 0,

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "blkalignP.h"
+#include "scan/scan.h"
 
 /* Bytes relative to the start of the contents. */
 struct ba_extent {

@@ -4,7 +4,10 @@
  * act/fix-inspect.c gathered (the journal's header, state and the health
  * of every copy of every part, the disk's match, what --resume and
  * --rollback would do, or the marker when there is no journal), as text
- * or as JSON (keys in docs/json-schema.md).
+ * or as JSON (keys in docs/json-schema.md).  It prints the journal's own
+ * layout (where each copy of each part is, what was read of it), so it
+ * sits with the journal's code rather than in out/, whose writers see
+ * no act/ record; it writes through out/'s JSON writer.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * grid.c - the arithmetic of alignment grids, shared by the rules, the
- * model and the plan.  A grid "honouring the alignment offset" is
- * { ao + k * g }: x is on it when (x - ao) mod g == 0 (the kernel's
- * queue_limit_alignment_offset()).
+ * grid.c - the arithmetic of alignment grids, shared by the scan (md
+ * members off their disk's grid), the rules, the model and the plan.  A grid
+ * "honouring the alignment offset" is { ao + k * g }: x is on it when (x - ao)
+ * mod g == 0 (the kernel's queue_limit_alignment_offset()).
  */
 #include "blkalignP.h"
 
