@@ -68,6 +68,9 @@ FILE *cli_json_stream(enum blkalign_json_format *format);
 void cli_json_unstart(void);
 void cli_json_note(const char *msg);
 int cli_json_finish(int status);
+/* check --prometheus FILE (prom-file.c): 0 or the exit status. */
+int cli_prom_file_check(const char *path);
+int cli_prom_file_write(struct blkalign_prometheus *p, const char *path);
 int cli_parse_size(const char *arg, uint64_t *out);
 int cli_parse_int(const char *arg, int64_t min, int64_t max, int64_t *out);
 int cli_parse_partition(const char *arg, int *out);

@@ -2,8 +2,9 @@
 /*
  * cmd-check.c - `blkalign check`: audit images and block devices (a
  * directory: the images in it; --files-from: a list, targets.c), write
- * each one's report (text or JSON) as soon as it is audited and free it,
- * and exit with the status bitmask of the whole run.
+ * each one's report (text or JSON) as soon as it is audited and free it
+ * (--prometheus: its metrics kept, written at the end, prom-file.c), and
+ * exit with the status bitmask of the whole run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +22,7 @@ enum {
 	OPT_FROM,
 	OPT_FILES_FROM,
 	OPT_PROGRESS,
+	OPT_PROMETHEUS,
 };
 
 static void usage(FILE *out)
@@ -48,6 +50,8 @@ static void usage(FILE *out)
 	      "     --progress <mode>           auto, bar, line or none (default auto:\n"
 	      "                                 a bar when stderr is a terminal and\n"
 	      "                                 stdout is not)\n"
+	      "     --prometheus <file>         also write node_exporter textfile metrics\n"
+	      "                                 to <file> (*.prom, replaced atomically)\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
 		      CLI_TOPO_HELP CLI_TABLE_HELP
 	      "     --color[=<when>]            colorize: auto, always or never\n"
@@ -92,6 +96,7 @@ static const struct option longopts[] = {
 	{"files-from", required_argument, NULL, OPT_FILES_FROM},
 	{"null", no_argument, NULL, '0'},
 	{"progress", required_argument, NULL, OPT_PROGRESS},
+	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
 	CLI_TOPO_LONGOPTS,
 	CLI_TABLE_LONGOPTS,
 	CLI_COLOR_LONGOPT,
@@ -118,6 +123,7 @@ struct check_args {
 	struct cli_table table;
 	const char *color;
 	const char *files_from;
+	const char *prometheus; /* the .prom file, or NULL */
 	enum progress_mode progress;
 	bool json, null, list_codes;
 };
@@ -144,6 +150,15 @@ static int check_opt(void *data, int c, const char *arg)
 		return 0;
 	case '0':
 		a->null = true;
+		return 0;
+	case OPT_PROMETHEUS:
+		if (a->prometheus)
+			return cli_usage_error("check",
+					       "--prometheus given twice");
+		if (!*arg)
+			return cli_usage_error(
+				"check", "--prometheus needs a file name");
+		a->prometheus = arg;
 		return 0;
 	case OPT_PROGRESS:
 		for (size_t i = 0; i < 4; i++)
@@ -232,7 +247,8 @@ static void progress_step(struct progress *p, size_t done)
 struct stream {
 	const struct check_args *a;
 	bool color, printed;
-	size_t nskipped; /* skipped entries already said */
+	size_t nskipped;		  /* skipped entries already said */
+	struct blkalign_prometheus *prom; /* --prometheus: the series so far */
 	unsigned int status;
 	struct progress prog;
 };
@@ -315,6 +331,10 @@ static void emit(struct blkalign_report *report, struct stream *s)
 		}
 	} else {
 		emit_text(report, s);
+	}
+	if (s->prom && blkalign_prometheus_add(s->prom, report) == -ENOMEM) {
+		cli_warnx("out of memory");
+		s->status |= BLKALIGN_STATUS_FAILED;
 	}
 	blkalign_report_clear(report);
 	fflush(stdout);
@@ -404,6 +424,9 @@ int cmd_check(int argc, char **argv)
 		return BLKALIGN_STATUS_USAGE;
 	if (a.null && !a.files_from)
 		return cli_usage_error("check", "--null needs --files-from");
+	/* a file that cannot be written is said before the audit */
+	if (a.prometheus && cli_prom_file_check(a.prometheus))
+		return BLKALIGN_STATUS_FAILED;
 	ctx = blkalign_ctx_new();
 	cli_set_words(ctx);
 	if (!ctx) {
@@ -429,6 +452,11 @@ int cmd_check(int argc, char **argv)
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
+	if (a.prometheus && !(s.prom = blkalign_prometheus_new())) {
+		cli_warnx("out of memory");
+		status = BLKALIGN_STATUS_FAILED;
+		goto out;
+	}
 	s.color = !a.json && cli_use_color(a.color);
 	s.prog.mode = a.progress;
 	if (a.json) {
@@ -440,6 +468,10 @@ int cmd_check(int argc, char **argv)
 			s.status |= BLKALIGN_STATUS_FAILED;
 	}
 	audit(report, &a, &targets, optind < argc || a.files_from, &s);
+	/* the metrics once all is audited, before the JSON's status */
+	if (s.prom)
+		s.status |=
+			(unsigned int)cli_prom_file_write(s.prom, a.prometheus);
 	/* the JSON's status is the exit status */
 	blkalign_report_add_status(report, s.status);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&
@@ -453,6 +485,7 @@ int cmd_check(int argc, char **argv)
 	}
 	status = s.status | blkalign_report_status(report);
 out:
+	blkalign_prometheus_free(s.prom);
 	cli_targets_free(&targets);
 	blkalign_report_unref(report);
 	blkalign_ctx_unref(ctx);

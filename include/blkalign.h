@@ -487,6 +487,33 @@ int blkalign_report_write_json_devices(struct blkalign_report *r, FILE *out);
 int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
 
 /*
+ * Metrics for Prometheus, as node_exporter's textfile collector reads
+ * them (out/prometheus.c; BLKALIGN_0.2; docs/output.md, "Prometheus"):
+ * the text exposition format, HELP and TYPE for each metric, no
+ * timestamps.  A streamed run gathers the series of each batch of
+ * devices (blkalign_prometheus_add, before blkalign_report_clear) and
+ * writes them all at the end (_write: 0, -EINVAL, -ENOMEM or -EIO);
+ * _set_time sets blkalign_last_run_timestamp_seconds (default: the time
+ * of _write).  blkalign_report_write_prometheus: the devices @r holds, at
+ * once.  blkalign_finding_write_amplification: the figure of a finding's
+ * modelled cost (blkalign_finding_cost) as a ratio to the same layer
+ * aligned: 0, -ENOENT (the model has none for it) or -EINVAL.
+ */
+struct blkalign_prometheus;
+struct blkalign_prometheus *blkalign_prometheus_new(void);
+void blkalign_prometheus_free(struct blkalign_prometheus *p);
+void blkalign_prometheus_set_time(struct blkalign_prometheus *p,
+				  double seconds);
+int blkalign_prometheus_add(struct blkalign_prometheus *p,
+			    const struct blkalign_report *r);
+int blkalign_prometheus_write(struct blkalign_prometheus *p, FILE *out);
+int blkalign_report_write_prometheus(const struct blkalign_report *r,
+				     FILE *out);
+int blkalign_finding_write_amplification(const struct blkalign_device *d,
+					 const struct blkalign_finding *f,
+					 double *ratio);
+
+/*
  * The JSON output's three forms (BLKALIGN_0.2; docs/json-schema.md,
  * "Streams"): the pretty document (the default), the same document
  * compact on one line, or lines: each target's object on a line of its

@@ -135,7 +135,7 @@ static double per(uint64_t n, uint64_t of)
 
 static int cost_soft_block(const struct blkalign_model_geometry *g,
 			   const struct blkalign_model_layer *l, char *buf,
-			   size_t len)
+			   size_t len, double *ratio)
 {
 	struct ba_model run_now, run_old;
 	const struct blkalign_model *m = &run_now.pub, *old = &run_old.pub;
@@ -146,6 +146,8 @@ static int cost_soft_block(const struct blkalign_model_geometry *g,
 		 &run_now);
 	if (rc)
 		return rc;
+	*ratio = blkalign_model_ratio(m->cost.requests,
+				      m->cost_aligned.requests);
 	n = snprintf(buf, len,
 		     "buffered writes (mkfs, dd): %.1fx requests, at most %s "
 		     "instead of %s; reads and direct I/O: no change",
@@ -168,7 +170,7 @@ static int cost_soft_block(const struct blkalign_model_geometry *g,
 /* Starts off the physical sector grid: the drive's read-modify-writes. */
 static int cost_physical(const struct blkalign_model_geometry *g,
 			 const struct blkalign_model_layer *l, char *buf,
-			 size_t len)
+			 size_t len, double *ratio)
 {
 	struct ba_model rand, seq;
 	const struct blkalign_model *r = &rand.pub, *s = &seq.pub;
@@ -180,6 +182,8 @@ static int cost_physical(const struct blkalign_model_geometry *g,
 			 &seq);
 	if (rc)
 		return rc;
+	*ratio = blkalign_model_ratio(r->cost.physical_sectors,
+				      r->cost_aligned.physical_sectors);
 	snprintf(buf, len,
 		 "direct 4 KiB writes: %.1f read-modify-writes per write at "
 		 "the drive, %.1fx physical sectors; sequential writes: %.1f "
@@ -194,7 +198,7 @@ static int cost_physical(const struct blkalign_model_geometry *g,
 /* A start off a RAID (or device) unit: writes of that unit straddle. */
 static int cost_unit(const struct blkalign_model_geometry *g,
 		     const struct blkalign_model_layer *l, uint64_t unit,
-		     bool stripe, char *buf, size_t len)
+		     bool stripe, char *buf, size_t len, double *ratio)
 {
 	struct blkalign_model_layer ll = *l;
 	struct ba_model run_unit;
@@ -215,6 +219,10 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 	if (rc)
 		return rc;
 	if (l->raid_disks && l->raid_level >= 4 && l->raid_level <= 6) {
+		*ratio = blkalign_model_ratio(
+			m->cost.raid_reads + m->cost.raid_writes,
+			m->cost_aligned.raid_reads +
+				m->cost_aligned.raid_writes);
 		snprintf(buf, len,
 			 "direct %s writes: %.1f member I/Os each (%.1f reads) "
 			 "instead of %.1f: %.1fx",
@@ -231,6 +239,10 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 					 m->cost_aligned.raid_writes));
 		return 0;
 	}
+	/* a write straddling two units is two I/Os below */
+	*ratio = blkalign_model_ratio(
+		m->cost.requests + m->cost.chunk_straddles,
+		m->cost_aligned.requests + m->cost_aligned.chunk_straddles);
 	snprintf(buf, len,
 		 "direct %s writes: %.0f%% straddle two %s units of the "
 		 "device below (%.0f%% when aligned)",
@@ -245,7 +257,7 @@ static int cost_unit(const struct blkalign_model_geometry *g,
 /* A parity array whose members' data is off their drives' grid. */
 static int cost_members(const struct blkalign_model_geometry *g,
 			const struct blkalign_model_layer *l, char *buf,
-			size_t len)
+			size_t len, double *ratio)
 {
 	struct ba_model rand;
 	const struct blkalign_model *r = &rand.pub;
@@ -258,6 +270,13 @@ static int cost_members(const struct blkalign_model_geometry *g,
 		return rc;
 	if (!r->cost.raid_member_rmw)
 		return -ENOENT;
+	/* the drives' operations: member reads and writes, and the
+	 * read-modify-writes inside them */
+	*ratio = blkalign_model_ratio(r->cost.raid_reads + r->cost.raid_writes +
+					      r->cost.raid_member_rmw,
+				      r->cost_aligned.raid_reads +
+					      r->cost_aligned.raid_writes +
+					      r->cost_aligned.raid_member_rmw);
 	snprintf(buf, len,
 		 "direct 4 KiB writes: %.1f read-modify-writes each at the "
 		 "drives of the %u members off their %u-byte sectors; none "
@@ -267,23 +286,20 @@ static int cost_members(const struct blkalign_model_geometry *g,
 	return 0;
 }
 
-/**
- * blkalign_finding_cost: one line saying what finding @f of device @d
- * costs on the standard workloads, from the model, e.g.
- * "buffered writes (mkfs, dd): 8.0x requests, at most 64 KiB instead of
- * 512 KiB; reads and direct I/O: no change".
- * Returns: 0, -ENOENT when the finding has no modelled cost (layout
- * errors, corrupt tables...), -EINVAL.
+/*
+ * The cost of finding @f of device @d: its line into @buf and, when the
+ * model gives one figure for it, into *@ratio (else 0).
  */
-int blkalign_finding_cost(const struct blkalign_device *d,
-			  const struct blkalign_finding *f, char *buf,
-			  size_t len)
+static int finding_cost(const struct blkalign_device *d,
+			const struct blkalign_finding *f, char *buf, size_t len,
+			double *ratio)
 {
 	struct blkalign_model_geometry g = {.size = sizeof(g)};
 	struct blkalign_model_layer l = BLKALIGN_MODEL_LAYER_INIT;
 	const char *c;
 	int rc;
 
+	*ratio = 0.0;
 	if (!d || !f || !buf || !len || f->layer < 0 ||
 	    (size_t)f->layer >= d->nlayers || !f->code)
 		return -EINVAL;
@@ -297,7 +313,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 		return -ENOENT;
 	c = f->code;
 	if (!strcmp(c, "soft-block-size"))
-		return cost_soft_block(&g, &l, buf, len);
+		return cost_soft_block(&g, &l, buf, len, ratio);
 	if (!strcmp(c, "start-physical") && f->layer == 0 &&
 	    d->layers[0].lower_device && f->granularity &&
 	    f->granularity <= UINT32_MAX) {
@@ -314,7 +330,7 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 	}
 	if (!strcmp(c, "start-physical") || !strcmp(c, "lvm-pe-start") ||
 	    !strcmp(c, "luks-payload") || !strcmp(c, "raid-data-offset"))
-		return cost_physical(&g, &l, buf, len);
+		return cost_physical(&g, &l, buf, len, ratio);
 	if (!strcmp(c, "size-physical")) {
 		snprintf(buf, len,
 			 "writes to its last physical sector: 1 "
@@ -324,19 +340,70 @@ int blkalign_finding_cost(const struct blkalign_device *d,
 	if (!strcmp(c, "start-io-min") || !strcmp(c, "raid-chunk"))
 		return cost_unit(
 			&g, &l, l.raid_disks ? l.raid_chunk : g.minimum_io_size,
-			false, buf, len);
+			false, buf, len, ratio);
 	if (!strcmp(c, "start-io-opt") || !strcmp(c, "raid-stripe"))
 		return cost_unit(&g, &l,
 				 l.raid_disks ? l.raid_chunk * data_disks(&l)
 					      : g.optimal_io_size,
-				 true, buf, len);
+				 true, buf, len, ratio);
 	if (!strcmp(c, "stack-misaligned"))
-		return cost_members(&g, &l, buf, len);
+		return cost_members(&g, &l, buf, len, ratio);
 	if (!strcmp(c, "start-mib")) {
+		*ratio = 1.0;
 		snprintf(buf, len,
 			 "none on this device: the same requests and "
 			 "no read-modify-write");
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/**
+ * blkalign_finding_cost: one line saying what finding @f of device @d
+ * costs on the standard workloads, from the model, e.g.
+ * "buffered writes (mkfs, dd): 8.0x requests, at most 64 KiB instead of
+ * 512 KiB; reads and direct I/O: no change".
+ * Returns: 0, -ENOENT when the finding has no modelled cost (layout
+ * errors, corrupt tables...), -EINVAL.
+ */
+int blkalign_finding_cost(const struct blkalign_device *d,
+			  const struct blkalign_finding *f, char *buf,
+			  size_t len)
+{
+	double ratio;
+
+	return finding_cost(d, f, buf, len, &ratio);
+}
+
+/**
+ * blkalign_finding_write_amplification: the figure of finding @f's cost
+ * (blkalign_finding_cost) as a ratio, the layer as it is to the same
+ * layer aligned, in what that cost counts: physical sectors written by
+ * direct 4 KiB writes (start-physical, raid-data-offset, lvm-pe-start,
+ * luks-payload); requests of buffered writes (soft-block-size); I/Os at
+ * the device below, a write straddling two units counting two
+ * (start-io-min, start-io-opt, raid-chunk, raid-stripe; member I/Os on a
+ * parity array); the drives' operations (stack-misaligned); 1 for
+ * start-mib (no cost on this device).
+ * Returns: 0 with *@ratio set, -ENOENT when the model has no figure for
+ * the finding (size-physical's one sector, layout errors...), -EINVAL.
+ */
+int blkalign_finding_write_amplification(const struct blkalign_device *d,
+					 const struct blkalign_finding *f,
+					 double *ratio)
+{
+	char line[256];
+	double x;
+	int rc;
+
+	if (!ratio)
+		return -EINVAL;
+	rc = finding_cost(d, f, line, sizeof(line), &x);
+	if (rc)
+		return rc;
+	/* 0: no finite ratio (nothing on the aligned layer) */
+	if (!(x > 0.0))
+		return -ENOENT;
+	*ratio = x;
+	return 0;
 }
