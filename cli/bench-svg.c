@@ -1,292 +1,344 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench-svg.c - `blkalign bench --svg FILE`, pictures readable without
- * the table: the phase sweep's median latency by phase, and the
- * comparison tests' two sides (each side's median throughput as a bar,
- * whiskers the slowest and fastest pass, the request counts and average
- * request size under it when traced, the model's predicted requests),
- * each with the verdict in words.
+ * the table: the phase sweep's median latency by phase (whiskers the
+ * 25th-75th percentile), and the comparison tests' sides (each side's
+ * median throughput as a bar, whiskers the slowest and fastest pass,
+ * under it its node, soft block size, traced and predicted requests),
+ * each with a legend and the verdict in words.  The canvas is sized to
+ * what it holds; text is wrapped to it (svg.c).
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "svg.h"
 
-static void xml_text(const char *s, FILE *out)
+#define MARGIN 12.0
+#define TITLE  15.0
+#define PLOT_H 220.0
+
+/* The title lines of a chart @w wide, and the plot's top below them. */
+static double title_lines(const char *title, double w, struct svg_lines *l)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
-			fputc(*s, out);
-		}
+	svg_wrap(title, w - 2 * MARGIN, TITLE, l);
+	/* a line of value labels above the highest whisker */
+	return MARGIN + TITLE + (l->n - 1) * 19 + 30;
+}
+
+/* The verdict @words, wrapped: the canvas height when it starts at @y. */
+static double verdict_height(const char *words, double w, double y,
+			     struct svg_lines *l)
+{
+	svg_wrap(words, w - 2 * MARGIN, 11, l);
+	return y + 15.0 * l->n + 4;
+}
+
+/* @w, widened (up to 760) so that @words take at most 6 lines at 11. */
+static double fit_words(double w, const char *words)
+{
+	double need = svg_text_width(words, 11) / 6 + 2 * MARGIN + 40;
+
+	if (need > 760)
+		need = 760;
+	return need > w ? need : w;
+}
+
+static double y_of(const struct svg_axis *a, double top, double v)
+{
+	return top + PLOT_H - PLOT_H * v / a->max;
+}
+
+static const struct blkalign_bench_phase *
+phase(const struct blkalign_bench_result *r, uint32_t k)
+{
+	return blkalign_bench_result_get_phase(r, k);
+}
+
+/* Phase @k's bar in the slot at @x, @slot wide. */
+static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
+		      double x, double slot, double top,
+		      const struct svg_axis *a, FILE *out)
+{
+	const struct blkalign_bench_phase *p = phase(r, k);
+	bool penalty =
+		blkalign_bench_result_get_verdict(r) == BLKALIGN_BENCH_PENALTY;
+	enum svg_kind kind = !penalty				? SVG_KIND_PLAIN
+			     : blkalign_bench_phase_get_fast(p) ? SVG_KIND_FAST
+								: SVG_KIND_SLOW;
+	double med = (double)blkalign_bench_phase_get_median_ns(p);
+	double y75 = y_of(a, top, (double)blkalign_bench_phase_get_p75_ns(p));
+	double w = slot * 0.6, ybar = y_of(a, top, med);
+	char lab[32], tip[64];
+
+	svg_value(a, med, lab, sizeof(lab));
+	snprintf(tip, sizeof(tip), "phase %" PRIu32 ": %s", k, lab);
+	svg_bar(out, x + (slot - w) / 2, ybar, w, top + PLOT_H - ybar, kind,
+		y_of(a, top, (double)blkalign_bench_phase_get_p25_ns(p)), y75,
+		tip);
+	/* above the bar and its whisker; only when it fits the slot */
+	if (svg_text_width(lab, 10) <= slot - 4)
+		svg_text(out, x + slot / 2, (ybar < y75 ? ybar : y75) - 5, 10,
+			 "middle", "value", lab);
+}
+
+/* The x axis of the sweep: phase and offset under every @every-th slot. */
+static void sweep_x_labels(const struct blkalign_bench_result *r, double left,
+			   double slot, double base, FILE *out)
+{
+	uint32_t n = blkalign_bench_result_get_nphases(r), every;
+	char lab[32];
+	double widest;
+
+	snprintf(lab, sizeof(lab), "%" PRIu64,
+		 blkalign_bench_phase_get_offset(phase(r, n - 1)));
+	widest = svg_text_width(lab, 10) + 6;
+	every = (uint32_t)(widest / slot) + 1;
+	for (uint32_t k = 0; k < n; k += every) {
+		double cx = left + slot * k + slot / 2;
+
+		snprintf(lab, sizeof(lab), "%" PRIu32, k);
+		svg_text(out, cx, base + 15, 11, "middle", "xlabel", lab);
+		snprintf(lab, sizeof(lab), "%" PRIu64,
+			 blkalign_bench_phase_get_offset(phase(r, k)));
+		svg_text(out, cx, base + 28, 10, "middle", "xlabel", lab);
 	}
 }
 
-/* The verdict, cut into lines of about @width characters. */
-static void words_lines(const char *w, double x, double y, int width, FILE *out)
-{
-	char line[256];
-	int n = 0, last_space = -1;
-
-	for (const char *p = w; *p; p++) {
-		line[n++] = *p;
-		if (*p == ' ')
-			last_space = n - 1;
-		if (n >= width || n >= (int)sizeof(line) - 1) {
-			int cut = last_space > 0 ? last_space : n;
-
-			line[cut] = '\0';
-			fprintf(out,
-				"<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">",
-				x, y);
-			xml_text(line, out);
-			fputs("</text>\n", out);
-			y += 14;
-			n -= cut + (last_space > 0 ? 1 : 0);
-			for (int i = 0; i < n; i++)
-				line[i] = line[cut + 1 + i];
-			last_space = -1;
-		}
-	}
-	line[n] = '\0';
-	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">", x, y);
-	xml_text(line, out);
-	fputs("</text>\n", out);
-}
-
-/* The frame of a bar chart: its top, height, bar width and scale. */
-struct plot {
-	double top, h, bar_w, ymax;
+static const struct svg_legend_item sweep_penalty[] = {
+	{SVG_KIND_FAST, false, "aligned: fast phases"},
+	{SVG_KIND_SLOW, false, "slower: read-modify-write"},
+	{SVG_KIND_PLAIN, true, "25th-75th percentile"},
+};
+static const struct svg_legend_item sweep_plain[] = {
+	{SVG_KIND_PLAIN, false, "median latency"},
+	{SVG_KIND_PLAIN, true, "25th-75th percentile"},
 };
 
-/* Side @i of a comparison, its bar at @x: the median, the whiskers, the
- * labels under it. */
-static void compare_side(const struct blkalign_bench_side *s, size_t i,
-			 double x, const struct plot *pl, FILE *out)
+/*
+ * A bar per phase: the median, the IQR as a whisker, the fast phases of
+ * a penalty in green, the slow ones hatched vermillion; the verdict.
+ */
+int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
 {
-	double h = pl->h * blkalign_bench_side_get_median_bytes_per_s(s) /
-		   pl->ymax;
-	double ylo =
-		pl->top + pl->h -
-		pl->h * blkalign_bench_side_get_min_bytes_per_s(s) / pl->ymax;
-	double yhi =
-		pl->top + pl->h -
-		pl->h * blkalign_bench_side_get_max_bytes_per_s(s) / pl->ymax;
+	uint32_t n = blkalign_bench_result_get_nphases(r);
+	bool data = n && blkalign_bench_result_get_rounds_done(r);
+	bool penalty =
+		blkalign_bench_result_get_verdict(r) == BLKALIGN_BENCH_PENALTY;
+	const struct svg_legend_item *items =
+		penalty ? sweep_penalty : sweep_plain;
+	size_t nitems = penalty ? 3 : 2;
+	double ymax = 0, left, plot_w, slot, W, H, top, base, y;
+	struct svg_lines tl, vl;
+	struct svg_axis a;
+	char title[512], io[32], words[512];
 
-	fprintf(out,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
-		"height=\"%.1f\" fill=\"%s\"/>\n"
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n"
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"%.1f MiB/s</text>\n",
-		x, pl->top + pl->h - h, pl->bar_w, h, i ? "#2a9d4b" : "#c2504a",
-		x + pl->bar_w / 2, ylo, x + pl->bar_w / 2, yhi,
-		x + pl->bar_w / 2, pl->top + pl->h - h - 6,
-		blkalign_bench_side_get_median_bytes_per_s(s) / 1048576.0);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
-		x + pl->bar_w / 2, pl->top + pl->h + 18);
-	xml_text(blkalign_bench_side_get_label(s), out);
-	fputs(" ", out);
-	xml_text(blkalign_bench_side_get_path(s), out);
-	fprintf(out,
-		"</text>\n<text x=\"%.1f\" y=\"%.0f\" "
-		"text-anchor=\"middle\">soft block %" PRIu32 "</text>\n",
-		x + pl->bar_w / 2, pl->top + pl->h + 34,
-		blkalign_bench_side_get_soft_block_size(s));
-	if (blkalign_bench_side_get_traced(s))
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-			"%" PRIu64 " requests, %.0f bytes each</text>\n",
-			x + pl->bar_w / 2, pl->top + pl->h + 50,
-			blkalign_bench_side_get_requests(s),
-			blkalign_bench_side_get_request_avg(s));
-	if (blkalign_bench_side_get_model_requests(s))
-		fprintf(out,
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">"
-			"model: %" PRIu64 " requests</text>\n",
-			x + pl->bar_w / 2, pl->top + pl->h + 66,
-			blkalign_bench_side_get_model_requests(s));
+	for (uint32_t k = 0; data && k < n; k++)
+		if ((double)blkalign_bench_phase_get_p75_ns(phase(r, k)) > ymax)
+			ymax = (double)blkalign_bench_phase_get_p75_ns(
+				phase(r, k));
+	svg_axis_ns(ymax, &a);
+	left = MARGIN + svg_axis_label_width(&a) + 8;
+	plot_w = (n ? n : 1) * (n <= 16 ? 56.0 : 18.0);
+	if (plot_w < 400)
+		plot_w = 400;
+	blkalign_bench_verdict_text(r, words, sizeof(words));
+	W = fit_words(left + plot_w + MARGIN, words);
+	plot_w = W - left - MARGIN;
+	slot = plot_w / (n ? n : 1);
+	blkalign_size_format(blkalign_bench_result_get_io_size(r),
+			     BLKALIGN_SIZE_ADJECTIVE, io, sizeof(io));
+	snprintf(title, sizeof(title),
+		 "%s%s: median %s latency of %s I/O by phase",
+		 blkalign_bench_result_get_path(r) ? "" : "engine ",
+		 blkalign_bench_result_get_path(r)
+			 ? blkalign_bench_result_get_path(r)
+			 : blkalign_bench_result_get_engine(r),
+		 blkalign_bench_result_get_write(r) ? "write" : "read", io);
+	top = title_lines(title, W, &tl);
+	base = top + PLOT_H;
+	y = svg_legend(NULL, items, nitems, MARGIN, base + 66, W - 2 * MARGIN);
+	H = verdict_height(words, W, y + 6, &vl);
+
+	svg_begin(out, W, H);
+	svg_lines_put(out, &tl, MARGIN, MARGIN + TITLE, TITLE, 19);
+	svg_axis_put(out, &a, left, W - MARGIN, top, PLOT_H);
+	for (uint32_t k = 0; data && k < n; k++)
+		sweep_bar(r, k, left + slot * k, slot, top, &a, out);
+	if (n)
+		sweep_x_labels(r, left, slot, base, out);
+	svg_text(out, left + plot_w / 2, base + 46, 11, "middle", NULL,
+		 "phase k (offset in bytes)");
+	svg_legend(out, items, nitems, MARGIN, base + 66, W - 2 * MARGIN);
+	svg_lines_put(out, &vl, MARGIN, y + 6, 11, 15);
+	return svg_end(out);
 }
+
+/* @s wrapped to @w at 11 after the lines already in @l. */
+static void add_lines(struct svg_lines *l, const char *s, double w)
+{
+	struct svg_lines more;
+
+	svg_wrap(s, w, 11, &more);
+	for (int i = 0; i < more.n && l->n < SVG_MAX_LINES; i++)
+		memcpy(l->line[l->n++], more.line[i], sizeof(more.line[i]));
+}
+
+/* The lines under side @s's bar, at most @w wide. */
+static void side_lines(const struct blkalign_bench_side *s, double w,
+		       struct svg_lines *l)
+{
+	char buf[512], a[32];
+
+	l->n = 0;
+	snprintf(buf, sizeof(buf), "%s %s", blkalign_bench_side_get_label(s),
+		 blkalign_bench_side_get_path(s));
+	add_lines(l, buf, w);
+	if (blkalign_bench_side_get_soft_block_size(s)) {
+		snprintf(buf, sizeof(buf), "soft block %" PRIu32,
+			 blkalign_bench_side_get_soft_block_size(s));
+		add_lines(l, buf, w);
+	}
+	if (blkalign_bench_side_get_traced(s)) {
+		blkalign_size_format(
+			(uint64_t)blkalign_bench_side_get_request_avg(s),
+			BLKALIGN_SIZE_SHORT, a, sizeof(a));
+		snprintf(buf, sizeof(buf), "%" PRIu64 " requests of %s avg",
+			 blkalign_bench_side_get_requests(s), a);
+		add_lines(l, buf, w);
+	}
+	if (blkalign_bench_side_get_model_requests(s)) {
+		snprintf(buf, sizeof(buf), "model: %" PRIu64 " requests",
+			 blkalign_bench_side_get_model_requests(s));
+		add_lines(l, buf, w);
+	}
+}
+
+/* Side @i's kind: the slower of two by more than 10% is hatched. */
+static enum svg_kind side_kind(const struct blkalign_bench_compare *c, size_t i)
+{
+	int dir = blkalign_bench_compare_get_measured_direction(c);
+
+	if (blkalign_bench_compare_get_nsides(c) < 2 || !dir)
+		return SVG_KIND_PLAIN;
+	/* +1: side 1 is faster */
+	return (dir > 0) == (i == 1) ? SVG_KIND_FAST : SVG_KIND_SLOW;
+}
+
+/* Side @i's bar in the slot at @x, its value and lines under it. */
+static void compare_side(const struct blkalign_bench_compare *c, size_t i,
+			 double x, double slot, double top,
+			 const struct svg_axis *a, const struct svg_lines *l,
+			 FILE *out)
+{
+	const struct blkalign_bench_side *s =
+		blkalign_bench_compare_get_side(c, i);
+	double med = blkalign_bench_side_get_median_bytes_per_s(s);
+	double yhi = y_of(a, top, blkalign_bench_side_get_max_bytes_per_s(s));
+	double ybar = y_of(a, top, med), w = 72;
+	char lab[32];
+
+	svg_value(a, med, lab, sizeof(lab));
+	svg_bar(out, x + (slot - w) / 2, ybar, w, top + PLOT_H - ybar,
+		side_kind(c, i),
+		y_of(a, top, blkalign_bench_side_get_min_bytes_per_s(s)), yhi,
+		lab);
+	svg_text(out, x + slot / 2, (ybar < yhi ? ybar : yhi) - 6, 11, "middle",
+		 "value", lab);
+	for (int k = 0; k < l->n; k++)
+		svg_text(out, x + slot / 2, top + PLOT_H + 16 + 14.0 * k, 11,
+			 "middle", "xlabel", l->line[k]);
+}
+
+static const struct svg_legend_item compare_two[] = {
+	{SVG_KIND_FAST, false, "faster side"},
+	{SVG_KIND_SLOW, false, "slower side (by more than 10%)"},
+	{SVG_KIND_PLAIN, true, "slowest and fastest pass"},
+};
+static const struct svg_legend_item compare_even[] = {
+	{SVG_KIND_PLAIN, false, "within 10% of each other"},
+	{SVG_KIND_PLAIN, true, "slowest and fastest pass"},
+};
+static const struct svg_legend_item compare_one[] = {
+	{SVG_KIND_PLAIN, false, "median throughput"},
+	{SVG_KIND_PLAIN, true, "slowest and fastest pass"},
+};
 
 /**
  * cli_bench_compare_svg: the comparison @c as an SVG bar chart.
  */
 int cli_bench_compare_svg(const struct blkalign_bench_compare *c, FILE *out)
 {
-	const double W = 720, H = 420, left = 80, top = 50, plot_h = 220;
-	double ymax = 1, bar_w = 160;
-	struct plot pl;
-	char words[1024];
+	size_t n = blkalign_bench_compare_get_nsides(c), nitems = 2;
+	const struct svg_legend_item *items = compare_one;
+	double ymax = 0, left, slot = 170, W, H, top, y, under = 0;
+	struct svg_lines tl, vl, sl[2];
+	struct svg_axis a;
+	char title[512], io[32], words[1024], test[32];
 
-	for (size_t i = 0; i < blkalign_bench_compare_get_nsides(c); i++) {
+	if (n > 2)
+		n = 2;
+	for (size_t i = 0; i < n; i++) {
 		const struct blkalign_bench_side *s =
 			blkalign_bench_compare_get_side(c, i);
+		char buf[512];
+		double w;
 
 		if (blkalign_bench_side_get_max_bytes_per_s(s) > ymax)
 			ymax = blkalign_bench_side_get_max_bytes_per_s(s);
+		snprintf(buf, sizeof(buf), "%s %s",
+			 blkalign_bench_side_get_label(s),
+			 blkalign_bench_side_get_path(s));
+		w = svg_text_width(buf, 11) + 20;
+		if (w > slot)
+			slot = w < 400 ? w : 400;
 	}
-	ymax *= 1.15;
-	pl = (struct plot){top, plot_h, bar_w, ymax};
-	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"10\" y=\"22\" font-size=\"15\">",
-		W, H, W, H);
-	xml_text(blkalign_bench_compare_get_path(c), out);
-	fprintf(out,
-		": %s, %s %s of %" PRIu32 " bytes, median MiB/s "
-		"(whiskers: slowest and fastest pass)</text>\n",
-		blkalign_bench_test_name(blkalign_bench_compare_get_test(c)),
-		blkalign_bench_compare_get_direct(c) ? "direct" : "buffered",
-		blkalign_bench_compare_get_write(c) ? "writes" : "reads",
-		blkalign_bench_compare_get_io_size(c));
-	for (int i = 0; i <= 4; i++) {
-		double y = top + plot_h - plot_h * i / 4;
-
-		fprintf(out,
-			"<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-			"stroke=\"#ddd\"/>\n<text x=\"%.0f\" y=\"%.1f\" "
-			"text-anchor=\"end\">%.0f</text>\n",
-			left, y, W - 20, y, left - 6, y + 4,
-			ymax * i / 4 / 1048576.0);
+	for (size_t i = 0; i < n; i++) {
+		side_lines(blkalign_bench_compare_get_side(c, i), slot - 16,
+			   &sl[i]);
+		if (sl[i].n * 14.0 > under)
+			under = sl[i].n * 14.0;
 	}
-	for (size_t i = 0; i < blkalign_bench_compare_get_nsides(c); i++)
-		compare_side(blkalign_bench_compare_get_side(c, i), i,
-			     left + 60 + (double)i * (bar_w + 140), &pl, out);
-	if (blkalign_bench_compare_text(c, words, sizeof(words)) == 0)
-		words_lines(words, 10, top + plot_h + 92, 110, out);
-	fputs("</svg>\n", out);
-	return ferror(out) ? -EIO : 0;
-}
+	if (n == 2) {
+		bool even = !blkalign_bench_compare_get_measured_direction(c);
 
-/* Phase @k's bar at @x: the median, the IQR whisker, the labels. */
-static void sweep_bar(const struct blkalign_bench_result *r, uint32_t k,
-		      double x, const struct plot *pl, FILE *out)
-{
-	const struct blkalign_bench_phase *p =
-		blkalign_bench_result_get_phase(r, k);
-	double w = pl->bar_w * 0.7;
-	double h = pl->h * (double)blkalign_bench_phase_get_median_ns(p) /
-		   pl->ymax;
-	double y25 =
-		pl->top + pl->h -
-		pl->h * (double)blkalign_bench_phase_get_p25_ns(p) / pl->ymax;
-	double y75 =
-		pl->top + pl->h -
-		pl->h * (double)blkalign_bench_phase_get_p75_ns(p) / pl->ymax;
-	bool fast =
-		blkalign_bench_phase_get_fast(p) &&
-		blkalign_bench_result_get_verdict(r) == BLKALIGN_BENCH_PENALTY;
-	char lab[24];
-
-	blkalign_latency_format(blkalign_bench_phase_get_median_ns(p), lab,
-				sizeof(lab));
-	fprintf(out,
-		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		"height=\"%.1f\" fill=\"%s\"><title>phase %" PRIu32
-		": %s</title></rect>\n",
-		x, pl->top + pl->h - h, w, h, fast ? "#2a9d4b" : "#4a78c2", k,
-		lab);
-	fprintf(out,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		"y2=\"%.1f\" stroke=\"black\"/>\n",
-		x + w / 2, y25, x + w / 2, y75);
-	fprintf(out,
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"%s</text>\n",
-		x + w / 2, pl->top + pl->h - h - 4, lab);
-	fprintf(out,
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"%" PRIu32 " (%" PRIu64 ")</text>\n",
-		x + w / 2, pl->top + pl->h + 16, k,
-		blkalign_bench_phase_get_offset(p));
-}
-
-/*
- * A bar per phase: the median, the IQR as a whisker, the fast phases of
- * a penalty verdict in another colour; the verdict as the caption.
- */
-int cli_bench_sweep_svg(const struct blkalign_bench_result *r, FILE *out)
-{
-	const double W = 720, H = 400, left = 70, right = 20, top = 50,
-		     bottom = 90;
-	double plot_w = W - left - right, plot_h = H - top - bottom, bar_w;
-	uint64_t ymax = 1;
-	struct plot pl;
-	char words[512], lab[24];
-
-	for (uint32_t k = 0; k < blkalign_bench_result_get_nphases(r); k++)
-		if (blkalign_bench_phase_get_p75_ns(
-			    blkalign_bench_result_get_phase(r, k)) > ymax)
-			ymax = blkalign_bench_phase_get_p75_ns(
-				blkalign_bench_result_get_phase(r, k));
-	ymax += ymax / 10;
-	bar_w = plot_w / (blkalign_bench_result_get_nphases(r)
-				  ? blkalign_bench_result_get_nphases(r)
-				  : 1);
-	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		W, H, W, H);
-	fputs("<text x=\"10\" y=\"22\" font-size=\"15\">", out);
-	xml_text(blkalign_bench_result_get_path(r)
-			 ? blkalign_bench_result_get_path(r)
-			 : "-",
-		 out);
-	fprintf(out,
-		": median %s latency of %" PRIu32 "-byte I/O by phase "
-		"(whiskers: 25th-75th percentile)</text>\n",
-		blkalign_bench_result_get_write(r) ? "write" : "read",
-		blkalign_bench_result_get_io_size(r));
-	/* gridlines with their latency labels */
-	for (int i = 0; i <= 4; i++) {
-		double y = top + plot_h - plot_h * i / 4;
-
-		blkalign_latency_format(ymax * (uint64_t)i / 4, lab,
-					sizeof(lab));
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			left, y, W - right, y, left - 6, y + 4, lab);
+		items = even ? compare_even : compare_two;
+		nitems = even ? 2 : 3;
 	}
-	pl = (struct plot){top, plot_h, bar_w, (double)ymax};
-	for (uint32_t k = 0; k < blkalign_bench_result_get_nphases(r) &&
-			     blkalign_bench_result_get_rounds_done(r);
-	     k++)
-		sweep_bar(r, k, left + bar_w * k + bar_w * 0.15, &pl, out);
-	fprintf(out,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n",
-		left, top + plot_h, W - right, top + plot_h);
-	fprintf(out,
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"phase (offset in bytes)</text>\n",
-		left + plot_w / 2, top + plot_h + 34);
-	blkalign_bench_verdict_text(r, words, sizeof(words));
-	fputs("<text x=\"10\" y=\"", out);
-	fprintf(out, "%.0f\" font-size=\"11\">", H - 24);
-	xml_text(words, out);
-	fputs("</text>\n</svg>\n", out);
-	return ferror(out) ? -EIO : 0;
+	svg_axis_bytes_per_s(ymax, &a);
+	left = MARGIN + svg_axis_label_width(&a) + 8;
+	W = left + slot * (double)(n ? n : 1) + MARGIN;
+	if (W < 440)
+		W = 440;
+	if (blkalign_bench_compare_text(c, words, sizeof(words)) < 0)
+		words[0] = '\0';
+	W = fit_words(W, words);
+	slot = (W - left - MARGIN) / (double)(n ? n : 1);
+	blkalign_size_format(blkalign_bench_compare_get_io_size(c),
+			     BLKALIGN_SIZE_WORDS, io, sizeof(io));
+	snprintf(test, sizeof(test), "%s",
+		 blkalign_bench_test_name(blkalign_bench_compare_get_test(c)));
+	for (char *p = test; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	snprintf(title, sizeof(title), "%s: %s, %s %s of %s, median throughput",
+		 blkalign_bench_compare_get_path(c), test,
+		 blkalign_bench_compare_get_direct(c) ? "direct" : "buffered",
+		 blkalign_bench_compare_get_write(c) ? "writes" : "reads", io);
+	top = title_lines(title, W, &tl);
+	y = svg_legend(NULL, items, nitems, MARGIN, top + PLOT_H + under + 24,
+		       W - 2 * MARGIN);
+	H = verdict_height(words, W, y + 6, &vl);
+
+	svg_begin(out, W, H);
+	svg_lines_put(out, &tl, MARGIN, MARGIN + TITLE, TITLE, 19);
+	svg_axis_put(out, &a, left, W - MARGIN, top, PLOT_H);
+	for (size_t i = 0; i < n; i++)
+		compare_side(c, i, left + slot * (double)i, slot, top, &a,
+			     &sl[i], out);
+	svg_legend(out, items, nitems, MARGIN, top + PLOT_H + under + 24,
+		   W - 2 * MARGIN);
+	svg_lines_put(out, &vl, MARGIN, y + 6, 11, 15);
+	return svg_end(out);
 }

@@ -479,7 +479,7 @@ static int run_ios(struct ba_engine *e, struct ba_io_u *slots, void **bufs,
 	struct ba_io_u *done[256], *free_slots[256];
 	unsigned int nfree = 0, inflight = 0, depth = e->depth;
 	size_t next = 0;
-	uint64_t t0 = ba_now_ns();
+	uint64_t t0 = ba_now_ns(), sim_ns = 0;
 	int rc = 0;
 
 	if (depth > 256)
@@ -512,6 +512,7 @@ static int run_ios(struct ba_engine *e, struct ba_io_u *slots, void **bufs,
 		if (got < 0)
 			return got;
 		for (int i = 0; i < got; i++) {
+			sim_ns += done[i]->lat_ns;
 			if (done[i]->error && !rc)
 				rc = done[i]->error;
 			free_slots[nfree++] = done[i];
@@ -520,7 +521,8 @@ static int run_ios(struct ba_engine *e, struct ba_io_u *slots, void **bufs,
 		if (!rc && next < n && should_stop(o, c, t_start))
 			rc = 1;
 	}
-	*ns = ba_now_ns() - t0;
+	/* the sim engine's clock: its latencies, depth at a time */
+	*ns = e->ops == &ba_engine_sim ? sim_ns / depth : ba_now_ns() - t0;
 	return rc;
 }
 
@@ -529,6 +531,7 @@ struct eside {
 	int fd;
 	struct ba_engine e;
 	uint64_t base; /* bytes: where the region starts on it */
+	struct blkalign_bench_sim sim; /* the sim drive seen from this node */
 };
 
 /*
@@ -636,8 +639,10 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 	s[0].e.ops = ba_engine_find(o->engine);
 	if (!s[0].e.ops)
 		return -ENOENT;
-	if (!s[0].e.ops->needs_fd)
+	/* no I/O: the sim engine, whose latencies make the time */
+	if (!s[0].e.ops->needs_fd && s[0].e.ops != &ba_engine_sim)
 		return -EINVAL;
+	s[0].sim = s[1].sim = o->sim;
 	c->engine = s[0].e.ops->name;
 	/* whole vs partition: the disk is the one opened exclusively */
 	rc = open_direct(path, c->write,
@@ -655,7 +660,7 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 			   : 0;
 	s[0].base = o->offset;
 	if (c->test == BLKALIGN_BENCH_TEST_WHOLE_VS_PARTITION) {
-		uint64_t start = 0, dstart;
+		uint64_t start = 0, dstart, pss;
 
 		ctx = own_ctx(caller);
 		rc = ctx ? disk_of(ctx, s[0].fd, disk, sizeof(disk), &start)
@@ -678,6 +683,14 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 		side_init(c, 1, "partition", path, s[1].fd, 0);
 		s[0].base = dstart;
 		s[1].base = 0;
+		/* the partition's byte 0 is the disk's byte start */
+		if (!s[1].sim.physical_sector_size)
+			s[1].sim.physical_sector_size = 4096;
+		pss = s[1].sim.physical_sector_size;
+		s[1].sim.alignment_offset =
+			(uint32_t)((s[1].sim.alignment_offset % pss + pss -
+				    start % pss) %
+				   pss);
 		avail[0] = c->sides[0].device_size > dstart
 				   ? c->sides[0].device_size - dstart
 				   : 0;
@@ -722,6 +735,7 @@ static int engine_test(struct blkalign_ctx *caller, const char *path,
 	for (size_t i = 0; i < c->nsides; i++) {
 		s[i].e.fd = s[i].fd;
 		s[i].e.depth = c->queue_depth;
+		s[i].e.sim = &s[i].sim;
 		rc = s[i].e.ops->init(&s[i].e);
 		if (rc) {
 			for (size_t k = 0; k < i; k++)
