@@ -37,6 +37,7 @@ enum {
 	OPT_YES,
 	OPT_ROUNDS,
 	OPT_OFFSET,
+	OPT_PROGRESS,
 };
 
 static void usage(FILE *out)
@@ -91,7 +92,10 @@ static void usage(FILE *out)
 	      "     --sim <key=value,...>   the sim engine's drive: physical, offset,\n"
 	      "                             read_us, write_us, rmw_us, noise, seed\n"
 	      "     --svg <file>            write a bar chart: the medians by phase, or\n"
-	      "                             the two sides of a comparison test\n" CLI_TABLE_FLAT_HELP(
+	      "                             the two sides of a comparison test\n"
+	      "     --progress[=<mode>]     auto, bar, line or none (default: bar on a\n"
+	      "                             terminal, else none; auto: lines when stderr\n"
+	      "                             is not a terminal)\n" CLI_TABLE_FLAT_HELP(
 		      "the table") CLI_COLOR_HELP CLI_JSON_HELP_30
 	      " -h, --help                  display this help\n"
 	      " -V, --version               display the version\n"
@@ -123,16 +127,73 @@ static void set_signals(void (*fn)(int))
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Progress with ETA on stderr, when it is a terminal. */
+/*
+ * --progress: a line updated in place on a terminal (bar), a line per
+ * second otherwise (line), or nothing.  Without the option: bar when
+ * stderr is a terminal, else nothing; --progress alone (auto): bar on a
+ * terminal, lines otherwise, as fix's.
+ */
+enum progress_mode {
+	PROGRESS_DEFAULT,
+	PROGRESS_AUTO,
+	PROGRESS_BAR,
+	PROGRESS_LINE,
+	PROGRESS_NONE,
+};
+
+struct progress {
+	enum progress_mode mode;
+	double last; /* elapsed at the last line */
+	bool open;   /* a bar line on screen, not ended */
+};
+
 static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
 {
+	struct progress *p = data;
 	double eta = round ? elapsed / round * (rounds - round) : 0;
 
-	(void)data;
-	fprintf(stderr, "\rround %u/%u, %.1f s, ETA %.1f s   ", round, rounds,
-		elapsed, eta);
+	if (round > 1 && round < rounds &&
+	    elapsed - p->last < (p->mode == PROGRESS_BAR ? 0.2 : 1.0))
+		return 0;
+	p->last = elapsed;
+	if (p->mode == PROGRESS_LINE) {
+		fprintf(stderr,
+			"progress done=%u total=%u elapsed=%.1f eta=%.1f\n",
+			round, rounds, elapsed, eta);
+		return 0;
+	}
+	fprintf(stderr, "\rround %u/%u (%.0f%%), %.1f s, ETA %.1f s\033[K",
+		round, rounds, rounds ? 100.0 * round / rounds : 100.0, elapsed,
+		eta);
 	fflush(stderr);
+	p->open = true;
 	return 0;
+}
+
+/* The bar off the screen; after a signal it stays, ended, so that what
+ * is printed next starts on a fresh line. */
+static void progress_end(struct progress *p, bool stopped)
+{
+	if (!p->open)
+		return;
+	fputs(stopped ? "\n" : "\r\033[K", stderr);
+	p->open = false;
+}
+
+static int parse_progress(const char *arg, enum progress_mode *mode)
+{
+	static const char *const names[] = {"auto", "bar", "line", "none"};
+
+	if (!arg) {
+		*mode = PROGRESS_AUTO;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			*mode = (enum progress_mode)(PROGRESS_AUTO + i);
+			return 0;
+		}
+	return cli_usage_error("bench", "invalid progress mode '%s'", arg);
 }
 
 /* --sim physical=4096,offset=3584,rmw_us=4000,noise=0.05 */
@@ -321,6 +382,7 @@ static const struct option longopts[] = {
 	{"engine", required_argument, NULL, 'e'},
 	{"sim", required_argument, NULL, OPT_SIM},
 	{"svg", required_argument, NULL, OPT_SVG},
+	{"progress", optional_argument, NULL, OPT_PROGRESS},
 	CLI_TABLE_FLAT_LONGOPTS,
 	CLI_COLOR_LONGOPT,
 	CLI_JSON_LONGOPT,
@@ -335,6 +397,7 @@ struct bench_args {
 	struct blkalign_bench_opts o;
 	const char *path, *svg;
 	struct cli_table table;
+	struct progress prog;
 	const char *color;
 	bool json, yes, io_set, rounds_set;
 	bool sweep_only; /* --phase-step or --phases */
@@ -465,6 +528,8 @@ static int bench_opt(void *data, int c, const char *arg)
 	case OPT_SVG:
 		a->svg = arg;
 		return 0;
+	case OPT_PROGRESS:
+		return parse_progress(arg, &a->prog.mode);
 	case 'J':
 		a->json = true;
 		return 0;
@@ -566,11 +631,10 @@ static int compare_args(struct bench_args *a)
 }
 
 /* After the run: the progress line cleared, an error said. */
-static int ran(int rc, const struct bench_args *a)
+static int ran(int rc, struct bench_args *a)
 {
 	set_signals(SIG_DFL);
-	if (a->o.progress)
-		fputs("\r\033[K", stderr);
+	progress_end(&a->prog, got_signal != 0);
 	if (rc)
 		report_error(rc, a->path, &a->o);
 	return rc ? BLKALIGN_STATUS_FAILED : 0;
@@ -601,7 +665,7 @@ static struct blkalign_text_opts text_opts(const struct bench_args *a)
 }
 
 /* soft-block-size, whole-vs-partition, seq, rand: the exit status. */
-static int run_compare(const struct bench_args *a)
+static int run_compare(struct bench_args *a)
 {
 	struct blkalign_bench_compare *cmp = NULL;
 	/* the audit behind the model's prediction: quiet, as the bench
@@ -636,7 +700,7 @@ static int run_compare(const struct bench_args *a)
 }
 
 /* The phase sweep: the exit status. */
-static int run_sweep(const struct bench_args *a)
+static int run_sweep(struct bench_args *a)
 {
 	struct blkalign_bench_result *r = NULL;
 	/* the library says why a sweep cannot start (the phase step) */
@@ -693,8 +757,16 @@ int cmd_bench(int argc, char **argv)
 	if (a.o.write && !confirm_write(a.path, a.yes))
 		return BLKALIGN_STATUS_USAGE;
 	a.o.stop = &stop_flag;
-	if (isatty(STDERR_FILENO))
+	if (a.prog.mode == PROGRESS_DEFAULT)
+		a.prog.mode =
+			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_NONE;
+	else if (a.prog.mode == PROGRESS_AUTO)
+		a.prog.mode =
+			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
+	if (a.prog.mode != PROGRESS_NONE) {
 		a.o.progress = progress;
+		a.o.progress_data = &a.prog;
+	}
 	set_signals(on_signal);
 	if (a.o.test != BLKALIGN_BENCH_TEST_PHASE_SWEEP)
 		return run_compare(&a);

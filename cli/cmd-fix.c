@@ -105,7 +105,16 @@ struct progress {
 	enum progress_mode mode;
 	double t0, last;
 	uint64_t base; /* bytes done before this partition */
+	bool open;     /* a bar on screen, not ended */
 };
+
+/* A bar on screen ended, so that what follows starts on a fresh line. */
+static void progress_end(struct progress *p)
+{
+	if (p->open)
+		fputc('\n', stderr);
+	p->open = false;
+}
 
 static double now(void)
 {
@@ -139,8 +148,9 @@ static void on_progress(void *data, uint64_t done, uint64_t total)
 			w, fill, "##############################",
 			total ? 100.0 * (double)done / (double)total : 100.0,
 			rate / 1048576.0, eta);
+		p->open = true;
 		if (done >= total)
-			fputc('\n', stderr);
+			progress_end(p);
 	}
 }
 
@@ -153,6 +163,7 @@ static void on_copying(void *data, int number, uint64_t to_copy, uint64_t whole,
 
 	if (p->mode == PROGRESS_NONE)
 		return;
+	progress_end(p);
 	blkalign_size_format(to_copy, BLKALIGN_SIZE_LSBLK, a, sizeof(a));
 	blkalign_size_format(whole, BLKALIGN_SIZE_LSBLK, b, sizeof(b));
 	if (source && strcmp(source, "whole") && to_copy < whole)
@@ -438,6 +449,8 @@ static int act(struct blkalign_ctx *ctx, struct fix_args *a,
 		rc = blkalign_fix_disk(ctx, t, a->target, &a->fo, a->only, run);
 	}
 	blkalign_fix_target_close(t);
+	/* stopped mid-move (a signal, an error): the bar ended */
+	progress_end(&a->prog);
 	if (rc == -ENOENT && !a->resume && !a->rollback)
 		return BLKALIGN_STATUS_USAGE; /* no such partition: said */
 	if (rc)

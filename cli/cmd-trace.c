@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -144,6 +145,9 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 		      int *wstatus)
 {
 	double end = duration > 0 ? now_s() + duration : 0;
+	/* --duration on a terminal: the seconds left, once a second */
+	bool countdown = end && isatty(STDERR_FILENO);
+	long shown = -1;
 	pid_t child = -1;
 	int rc = 0;
 
@@ -170,6 +174,12 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 				break;
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
+			if (countdown && (long)ceil(left) != shown) {
+				shown = (long)ceil(left);
+				fprintf(stderr, "\rrecording: %ld s left\033[K",
+					shown);
+				fflush(stderr);
+			}
 		}
 		if (poll(p, 1, timeout) < 0 && errno != EINTR) {
 			rc = -errno;
@@ -189,6 +199,10 @@ static int run_traced(struct blkalign_trace *t, char **cmd, double duration,
 			break;
 		}
 	}
+	/* the countdown cleared; after a signal, ended on its line so that
+	 * what follows starts on a fresh one */
+	if (shown >= 0)
+		fputs(got_signal ? "\n" : "\r\033[K", stderr);
 	/* whatever happened: tracefs first */
 	if (blkalign_trace_stop(t) && !rc)
 		rc = -EIO;
