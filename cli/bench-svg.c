@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "svg.h"
 
 #define MARGIN 12.0
 #define TITLE  15.0

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "svg.h"
+#include "cli.h"
 
 double svg_text_width(const char *s, double size)
 {
@@ -168,7 +168,13 @@ void svg_tick_label(const struct svg_axis *a, int i, char *buf, size_t len)
 /* A value @v in @a's unit, 3 significant digits: "993 MiB/s". */
 void svg_value(const struct svg_axis *a, double v, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.3g %s", v / a->unit, a->unit_name);
+	double u = v / a->unit;
+
+	/* not "1e+03" */
+	if (u >= 1000)
+		snprintf(buf, len, "%.0f %s", u, a->unit_name);
+	else
+		snprintf(buf, len, "%.3g %s", u, a->unit_name);
 }
 
 /* The y axis: gridlines and tick labels, left of @x0, @x1 wide. */
