@@ -143,8 +143,10 @@ enum progress_mode {
 
 struct progress {
 	enum progress_mode mode;
-	double last; /* elapsed at the last line */
-	bool open;   /* a bar line on screen, not ended */
+	double last;	    /* elapsed at the last line */
+	bool open;	    /* a bar line on screen, not ended */
+	uint32_t per_round; /* I/O runs in a round: phases, or sides */
+	const char *what;   /* "phases", "sides" or "pass" */
 };
 
 static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
@@ -158,13 +160,15 @@ static int progress(void *data, uint32_t round, uint32_t rounds, double elapsed)
 	p->last = elapsed;
 	if (p->mode == PROGRESS_LINE) {
 		fprintf(stderr,
-			"progress done=%u total=%u elapsed=%.1f eta=%.1f\n",
-			round, rounds, elapsed, eta);
+			"progress done=%u total=%u per_round=%u elapsed=%.1f "
+			"eta=%.1f\n",
+			round, rounds, p->per_round, elapsed, eta);
 		return 0;
 	}
-	fprintf(stderr, "\rround %u/%u (%.0f%%), %.1f s, ETA %.1f s\033[K",
-		round, rounds, rounds ? 100.0 * round / rounds : 100.0, elapsed,
-		eta);
+	fprintf(stderr,
+		"\rround %u/%u of %u %s (%.0f%%), %.1f s, ETA %.1f s\033[K",
+		round, rounds, p->per_round, p->what,
+		rounds ? 100.0 * round / rounds : 100.0, elapsed, eta);
 	fflush(stderr);
 	p->open = true;
 	return 0;
@@ -763,6 +767,24 @@ int cmd_bench(int argc, char **argv)
 	else if (a.prog.mode == PROGRESS_AUTO)
 		a.prog.mode =
 			isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINE;
+	/* what a round is: the sweep's phases (as sweep.c counts them),
+	 * a comparison's sides */
+	if (a.o.test == BLKALIGN_BENCH_TEST_PHASE_SWEEP) {
+		uint32_t n = a.o.nphases      ? a.o.nphases
+			     : a.o.phase_step ? a.o.io_size / a.o.phase_step
+					      : 1;
+
+		if (!a.o.nphases && n > BLKALIGN_BENCH_MAX_PHASES)
+			n = BLKALIGN_BENCH_MAX_PHASES;
+		a.prog.per_round = n ? n : 1;
+		a.prog.what = a.prog.per_round == 1 ? "phase" : "phases";
+	} else {
+		bool one = a.o.test == BLKALIGN_BENCH_TEST_SEQ ||
+			   a.o.test == BLKALIGN_BENCH_TEST_RAND;
+
+		a.prog.per_round = one ? 1 : 2;
+		a.prog.what = one ? "pass" : "sides";
+	}
 	if (a.prog.mode != PROGRESS_NONE) {
 		a.o.progress = progress;
 		a.o.progress_data = &a.prog;
