@@ -287,6 +287,20 @@ int cli_target_audit(struct blkalign_report *r, const struct cli_source *src,
 		     const struct cli_target *t);
 
 /* plan and fix: one disk audited and planned (plan-audit.c). */
+/* check's and plan's --svg and --html (diskmap-file.c). */
+struct cli_diskmap {
+	const char *path;
+	char *tmp; /* written first, renamed to path */
+	FILE *f;
+	struct blkalign_diskmap *map;
+};
+
+unsigned int cli_diskmap_open(struct cli_diskmap *m, const char *path,
+			      enum blkalign_diskmap_format f);
+unsigned int cli_diskmap_add(struct cli_diskmap *m,
+			     const struct blkalign_report *r);
+unsigned int cli_diskmap_close(struct cli_diskmap *m, bool ok);
+
 struct blkalign_plan *
 cli_audit_plan(const struct cli_topo *topo, const struct cli_source *src,
 	       const char *path, const char *cmd, struct blkalign_ctx **ctxp,

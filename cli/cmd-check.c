@@ -23,6 +23,8 @@ enum {
 	OPT_FILES_FROM,
 	OPT_PROGRESS,
 	OPT_PROMETHEUS,
+	OPT_SVG,
+	OPT_HTML,
 };
 
 static void usage(FILE *out)
@@ -52,6 +54,9 @@ static void usage(FILE *out)
 	      "                                 stdout is not)\n"
 	      "     --prometheus <file>         also write node_exporter textfile metrics\n"
 	      "                                 to <file> (*.prom, replaced atomically)\n"
+	      "     --svg <file>                also draw each disk's map into <file> (SVG)\n"
+	      "     --html <file>               ... into <file> as one HTML page, with\n"
+	      "                                 a table of the numbers per disk\n"
 	      "     --sysroot <dir>             read sysfs below <dir> instead of /sys\n" CLI_SOURCE_HELP
 		      CLI_TOPO_HELP CLI_TABLE_HELP
 	      "     --color[=<when>]            colorize: auto, always or never\n"
@@ -97,6 +102,8 @@ static const struct option longopts[] = {
 	{"null", no_argument, NULL, '0'},
 	{"progress", required_argument, NULL, OPT_PROGRESS},
 	{"prometheus", required_argument, NULL, OPT_PROMETHEUS},
+	{"svg", required_argument, NULL, OPT_SVG},
+	{"html", required_argument, NULL, OPT_HTML},
 	CLI_TOPO_LONGOPTS,
 	CLI_TABLE_LONGOPTS,
 	CLI_COLOR_LONGOPT,
@@ -124,6 +131,7 @@ struct check_args {
 	const char *color;
 	const char *files_from;
 	const char *prometheus; /* the .prom file, or NULL */
+	const char *svg, *html; /* the disk map's files */
 	enum progress_mode progress;
 	bool json, null, list_codes;
 };
@@ -159,6 +167,11 @@ static int check_opt(void *data, int c, const char *arg)
 			return cli_usage_error(
 				"check", "--prometheus needs a file name");
 		a->prometheus = arg;
+	case OPT_SVG:
+		a->svg = arg;
+		return 0;
+	case OPT_HTML:
+		a->html = arg;
 		return 0;
 	case OPT_PROGRESS:
 		for (size_t i = 0; i < 4; i++)
@@ -251,6 +264,7 @@ struct stream {
 	struct blkalign_prometheus *prom; /* --prometheus: the series so far */
 	unsigned int status;
 	struct progress prog;
+	struct cli_diskmap svg, html;
 };
 
 /* The problems of the devices @report holds, on stderr. */
@@ -323,6 +337,8 @@ static void emit_text(struct blkalign_report *report, struct stream *s)
 static void emit(struct blkalign_report *report, struct stream *s)
 {
 	say_problems(report, &s->prog);
+	s->status |= cli_diskmap_add(&s->svg, report);
+	s->status |= cli_diskmap_add(&s->html, report);
 	if (s->a->json) {
 		if (blkalign_report_write_json_devices(report, stdout) &&
 		    !ferror(stdout)) {
@@ -457,6 +473,14 @@ int cmd_check(int argc, char **argv)
 		status = BLKALIGN_STATUS_FAILED;
 		goto out;
 	}
+	/* before the audit: a file that cannot be made stops it */
+	if (a.svg)
+		status |= cli_diskmap_open(&s.svg, a.svg, BLKALIGN_DISKMAP_SVG);
+	if (a.html && !status)
+		status |= cli_diskmap_open(&s.html, a.html,
+					   BLKALIGN_DISKMAP_HTML);
+	if (status)
+		goto out;
 	s.color = !a.json && cli_use_color(a.color);
 	s.prog.mode = a.progress;
 	if (a.json) {
@@ -472,6 +496,8 @@ int cmd_check(int argc, char **argv)
 	if (s.prom)
 		s.status |=
 			(unsigned int)cli_prom_file_write(s.prom, a.prometheus);
+	s.status |= cli_diskmap_close(&s.svg, true);
+	s.status |= cli_diskmap_close(&s.html, true);
 	/* the JSON's status is the exit status */
 	blkalign_report_add_status(report, s.status);
 	if (a.json && blkalign_report_write_json_end(report, stdout) &&
@@ -486,6 +512,8 @@ int cmd_check(int argc, char **argv)
 	status = s.status | blkalign_report_status(report);
 out:
 	blkalign_prometheus_free(s.prom);
+	status |= cli_diskmap_close(&s.svg, false);
+	status |= cli_diskmap_close(&s.html, false);
 	cli_targets_free(&targets);
 	blkalign_report_unref(report);
 	blkalign_ctx_unref(ctx);

@@ -21,6 +21,8 @@ enum {
 	OPT_THROUGHPUT,
 	OPT_SYSROOT,
 	OPT_FROM,
+	OPT_SVG,
+	OPT_HTML,
 };
 
 static void usage(FILE *out)
@@ -37,6 +39,10 @@ static void usage(FILE *out)
 	      "     --partition <n>             plan partition <n> only\n"
 	      "     --throughput <size>         copy speed per second for the time\n"
 	      "                                 estimates (default 100M, an assumption)\n"
+	      "     --svg <file>                also draw the disk today and as planned\n"
+	      "                                 into <file> (SVG)\n"
+	      "     --html <file>               ... into <file> as one HTML page, with\n"
+	      "                                 tables of the numbers\n"
 	      "     --sysroot <dir>             plan from a saved sysfs tree (no --sfdisk)\n" CLI_SOURCE_HELP
 		      CLI_TOPO_HELP CLI_TABLE_FLAT_HELP("plan's table")
 			      CLI_COLOR_HELP
@@ -89,6 +95,8 @@ static const struct option longopts[] = {
 	{"throughput", required_argument, NULL, OPT_THROUGHPUT},
 	{"sysroot", required_argument, NULL, OPT_SYSROOT},
 	{"from", required_argument, NULL, OPT_FROM},
+	{"svg", required_argument, NULL, OPT_SVG},
+	{"html", required_argument, NULL, OPT_HTML},
 	CLI_TOPO_LONGOPTS,
 	CLI_TABLE_FLAT_LONGOPTS,
 	CLI_COLOR_LONGOPT,
@@ -104,8 +112,9 @@ struct plan_args {
 	struct cli_source src;
 	struct cli_table table;
 	const char *color;
-	uint64_t tput; /* bytes/s */
-	int only;      /* --partition, 0: all */
+	const char *svg, *html; /* the disk map's files */
+	uint64_t tput;		/* bytes/s */
+	int only;		/* --partition, 0: all */
 	bool json, sfdisk;
 	const char *target; /* NULL: the one device of --from */
 };
@@ -136,6 +145,12 @@ static int plan_opt(void *data, int c, const char *arg)
 		return 0;
 	case OPT_FROM:
 		a->src.from = arg;
+		return 0;
+	case OPT_SVG:
+		a->svg = arg;
+		return 0;
+	case OPT_HTML:
+		a->html = arg;
 		return 0;
 	case CLI_OPT_COLOR:
 		return cli_color_arg(arg, &a->color);
@@ -211,6 +226,15 @@ static unsigned int write_plan(const struct plan_args *a,
 	return status;
 }
 
+static unsigned int draw_plan(struct cli_diskmap *m,
+			      const struct blkalign_plan *plan)
+{
+	if (!m->map || !blkalign_diskmap_add_plan(m->map, plan))
+		return 0;
+	cli_warnx("cannot draw the plan: out of memory");
+	return BLKALIGN_STATUS_FAILED;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	struct plan_args a = {.tput = DEFAULT_THROUGHPUT,
@@ -219,18 +243,32 @@ int cmd_plan(int argc, char **argv)
 	struct blkalign_report *report = NULL;
 	struct blkalign_plan *plan = NULL;
 	struct blkalign_ctx *ctx = NULL;
+	struct cli_diskmap svg = {0}, html = {0};
 	unsigned int status = 0;
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc)
 		return rc == CLI_DONE ? 0 : rc;
+	/* before the audit: a file that cannot be made stops it */
+	if (a.svg)
+		status |= cli_diskmap_open(&svg, a.svg, BLKALIGN_DISKMAP_SVG);
+	if (a.html && !status)
+		status |=
+			cli_diskmap_open(&html, a.html, BLKALIGN_DISKMAP_HTML);
+	if (status) {
+		cli_diskmap_close(&svg, false);
+		return (int)status;
+	}
 	plan = cli_audit_plan(&a.topo, &a.src, a.target, "plan", &ctx, &report,
 			      &status);
 	if (plan) {
 		status |= plan_status(plan, a.only);
 		if (!(status & BLKALIGN_STATUS_USAGE))
 			status |= write_plan(&a, plan);
+		status |= draw_plan(&svg, plan) | draw_plan(&html, plan);
 	}
+	status |= cli_diskmap_close(&svg, plan != NULL);
+	status |= cli_diskmap_close(&html, plan != NULL);
 	blkalign_plan_free(plan);
 	blkalign_report_unref(report);
 	blkalign_ctx_unref(ctx);

@@ -1137,6 +1137,32 @@ int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
 			     const struct blkalign_text_opts *o);
 
 /*
+ * The disk map (out/diskmap*.c; BLKALIGN_0.2): a picture per disk of its
+ * layers as bands from the disk down to the filesystems on a broken byte
+ * axis, each start and end marked aligned or misaligned, the findings in
+ * numbered callouts with the grid they were judged on and their cost; a
+ * plan's disk today and as planned.  Each disk is drawn when added (its
+ * report may be freed after); _write writes them all as one SVG
+ * document, or one self-contained HTML page (no script, nothing from the
+ * network) with a table of the numbers per disk.
+ */
+enum blkalign_diskmap_format {
+	BLKALIGN_DISKMAP_SVG = 0,
+	BLKALIGN_DISKMAP_HTML,
+};
+struct blkalign_diskmap;
+/* NULL: out of memory or an unknown format */
+struct blkalign_diskmap *blkalign_diskmap_new(enum blkalign_diskmap_format f);
+void blkalign_diskmap_free(struct blkalign_diskmap *m);
+/* 0, -EINVAL or -ENOMEM */
+int blkalign_diskmap_add_device(struct blkalign_diskmap *m,
+				const struct blkalign_device *d);
+int blkalign_diskmap_add_plan(struct blkalign_diskmap *m,
+			      const struct blkalign_plan *p);
+/* 0, -EINVAL, -ENOMEM (a disk could not be drawn) or -EIO */
+int blkalign_diskmap_write(struct blkalign_diskmap *m, FILE *out);
+
+/*
  * In-place realignment (fix*.c, docs/fix.md): move one planned partition's
  * data to its new start, then write the new table, crash-safely through a
  * journal kept outside the disk.  Writes: callers ask the user first.
