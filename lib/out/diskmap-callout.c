@@ -170,7 +170,7 @@ static double box(const struct dm_disk *k, const struct dm_mark *m, double x,
 					  out) +
 		     3;
 		y += 13.0 *
-		     dm_text_lines(f->message, x, y + 12, CHARS, 3, "", out);
+		     dm_text_lines(f->message, x, y + 12, CHARS, 4, "", out);
 		/* the model's line, else the finding's own */
 		if (blkalign_finding_cost(d, f, cost, sizeof(cost))) {
 			if (!f->explanation)

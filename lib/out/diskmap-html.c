@@ -19,6 +19,7 @@ static const char style[] =
 	"th,td{border:1px solid #999;padding:2px 6px;text-align:left;"
 	"vertical-align:top}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.code{white-space:nowrap}\n"
 	"th{background:#eee}\n"
 	"tr.error td.sev{background:#F6D3BD}tr.warning td.sev{background:#FBEBC2}"
 	"tr.info td.sev{background:#C7DDEF}\n"
