@@ -78,6 +78,12 @@ static void ruler(const struct blkalign_device *d, uint64_t off, uint64_t g,
 			"<path d=\"M%.1f %.1fl-6 -10h12z\" fill=\"" DM_VERMILLION
 			"\" stroke=\"#222\"/>\n",
 			x + w / 2, y - 1);
+	else if (off % g)
+		fprintf(out,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+			"fill=\"white\" stroke=\"" DM_GREEN
+			"\" stroke-width=\"2\"/>\n",
+			x + w / 2, y - 7);
 	else
 		fprintf(out,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"" DM_GREEN
@@ -144,12 +150,20 @@ static double box(const struct dm_disk *k, const struct dm_mark *m, double x,
 		y += 13.0 * dm_text_lines(buf, x, y + 12, CHARS, 2, "", out);
 		g = m->nf ? d->findings[m->f[0]].granularity
 			  : aligned_grid(d, m->off);
+		/* off the physical grid without a finding: show that grid */
+		if (!m->nf && m->off % dm_physical(d))
+			g = dm_physical(d);
 		ruler(d, m->off, g, m->nf > 0, x + 2, y + 22, out);
 		dm_grid_name(d, m->nf ? d->findings[m->f[0]].code : NULL, g,
 			     grid, sizeof(grid));
 		if (m->nf)
 			snprintf(buf, sizeof(buf),
 				 "%" PRIu64 " bytes past the %s grid",
+				 m->off % g, grid);
+		else if (m->off % g)
+			snprintf(buf, sizeof(buf),
+				 "%" PRIu64 " bytes past the %s grid: no "
+				 "finding is about it",
 				 m->off % g, grid);
 		else
 			snprintf(buf, sizeof(buf), "on the %s grid", grid);

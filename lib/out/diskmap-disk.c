@@ -246,7 +246,8 @@ static void band_draw(const struct dm_disk *k, const struct dm_band *b,
 }
 
 /* The marker of a mark at (@x, @y): a triangle for findings (coloured by
- * the worst), a circle for an aligned offset, its number beside it. */
+ * the worst), a circle for an aligned offset (hollow: off the physical
+ * sector grid, but no finding is about it), its number beside it. */
 static void marker(const struct dm_disk *k, const struct dm_mark *m, double x,
 		   double y, FILE *out)
 {
@@ -255,7 +256,13 @@ static void marker(const struct dm_disk *k, const struct dm_mark *m, double x,
 	for (size_t i = 0; i < m->nf; i++)
 		if ((int)k->d->findings[m->f[i]].severity > worst)
 			worst = (int)k->d->findings[m->f[i]].severity;
-	if (worst < 0)
+	if (worst < 0 && m->off % dm_physical(k->d))
+		fprintf(out,
+			"<circle class=\"unjudged\" cx=\"%.1f\" cy=\"%.1f\" "
+			"r=\"4.5\" fill=\"white\" stroke=\"" DM_GREEN
+			"\" stroke-width=\"2\"/>",
+			x, y);
+	else if (worst < 0)
 		fprintf(out,
 			"<circle class=\"aligned\" cx=\"%.1f\" cy=\"%.1f\" "
 			"r=\"5\" fill=\"" DM_GREEN "\" stroke=\"#222\"/>",

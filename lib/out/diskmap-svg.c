@@ -107,6 +107,15 @@ static const struct {
 	{"image-cluster-offset", "image cluster"},
 };
 
+/* The physical sector size of @d (its logical one when unknown). */
+uint64_t dm_physical(const struct blkalign_device *d)
+{
+	int64_t p = d->topology.physical_sector_size.value;
+	int64_t l = d->topology.logical_sector_size.value;
+
+	return p > 0 ? (uint64_t)p : l > 0 ? (uint64_t)l : 512;
+}
+
 /* A finding of one of code_grids' codes, at an offset on the device. */
 bool dm_finding_at_offset(const struct blkalign_device *d,
 			  const struct blkalign_finding *f)

@@ -139,6 +139,11 @@ static double legend(double y, FILE *out)
 		x + 8, y);
 	x = entry("aligned start or end", x + 18, y, out);
 	fprintf(out,
+		"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"white\" "
+		"stroke=\"" DM_GREEN "\" stroke-width=\"2\"/>",
+		x - 4, y);
+	x = entry("off the physical grid, no finding", x + 6, y, out);
+	fprintf(out,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"24\" height=\"12\" "
 		"fill=\"#CBE5F6\" stroke=\"#444\"/><rect x=\"%.1f\" "
 		"y=\"%.1f\" width=\"24\" height=\"12\" "

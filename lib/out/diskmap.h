@@ -96,6 +96,7 @@ double dm_callouts_draw(const struct dm_disk *k, const struct dm_axis *a,
  * (@code NULL: by @g alone). */
 void dm_grid_name(const struct blkalign_device *d, const char *code, uint64_t g,
 		  char *buf, size_t len);
+uint64_t dm_physical(const struct blkalign_device *d);
 bool dm_finding_at_offset(const struct blkalign_device *d,
 			  const struct blkalign_finding *f);
 
