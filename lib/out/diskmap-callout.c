@@ -48,12 +48,15 @@ static uint64_t aligned_grid(const struct blkalign_device *d, uint64_t off)
 	return lss_of(d);
 }
 
-/* The grid @g around @off: major ticks on it, sectors between. */
-static void ruler(const struct blkalign_device *d, uint64_t off, uint64_t g,
-		  bool bad, double x, double y, FILE *out)
+/* The grid @g around @off, which is @rem past a line of it (a grid may
+ * be shifted by an alignment offset): major ticks on the grid, sectors
+ * between, none before byte 0. */
+static void ruler(const struct blkalign_device *d, uint64_t off, uint64_t rem,
+		  uint64_t g, bool bad, double x, double y, FILE *out)
 {
-	double w = BOX_W - 24, lo = (double)off - 1.5 * (double)g;
-	double hi = (double)off + 1.5 * (double)g, s = w / (hi - lo);
+	double w = BOX_W - 24, s = w / (3.0 * (double)g);
+	double lo = (double)rem - 1.5 * (double)g; /* from the line */
+	double origin = (double)off - (double)rem; /* the line, bytes */
 	uint64_t lss = lss_of(d), step;
 
 	fprintf(out,
@@ -61,11 +64,13 @@ static void ruler(const struct blkalign_device *d, uint64_t off, uint64_t g,
 		"stroke=\"#333\"/>\n",
 		x, y, x + w, y);
 	step = g / lss >= 2 && g / lss <= 32 ? lss : g;
-	for (double t = ceil((lo < 0 ? 0 : lo) / (double)step) * (double)step;
-	     t <= hi; t += (double)step) {
+	for (double t = ceil(lo / (double)step) * (double)step;
+	     t <= lo + 3.0 * (double)g; t += (double)step) {
 		bool major = fmod(t, (double)g) == 0;
 		double tx = x + (t - lo) * s;
 
+		if (origin + t < 0)
+			continue;
 		fprintf(out,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#333\"%s/>",
@@ -78,7 +83,7 @@ static void ruler(const struct blkalign_device *d, uint64_t off, uint64_t g,
 			"<path d=\"M%.1f %.1fl-6 -10h12z\" fill=\"" DM_VERMILLION
 			"\" stroke=\"#222\"/>\n",
 			x + w / 2, y - 1);
-	else if (off % g)
+	else if (rem)
 		fprintf(out,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
 			"fill=\"white\" stroke=\"" DM_GREEN
@@ -126,7 +131,7 @@ static double box(const struct dm_disk *k, const struct dm_mark *m, double x,
 	const struct blkalign_device *d = k->d;
 	double y0 = y;
 	char buf[512], grid[64], cost[256];
-	uint64_t g;
+	uint64_t g, rem;
 
 	if (m->layer >= 0) {
 		snprintf(buf, sizeof(buf), "%d  %s (%s)", m->num,
@@ -153,18 +158,20 @@ static double box(const struct dm_disk *k, const struct dm_mark *m, double x,
 		/* off the physical grid without a finding: show that grid */
 		if (!m->nf && m->off % dm_physical(d))
 			g = dm_physical(d);
-		ruler(d, m->off, g, m->nf > 0, x + 2, y + 22, out);
+		/* the finding's own remainder: its grid may be shifted */
+		rem = m->nf ? d->findings[m->f[0]].remainder : m->off % g;
+		ruler(d, m->off, rem, g, m->nf > 0, x + 2, y + 22, out);
 		dm_grid_name(d, m->nf ? d->findings[m->f[0]].code : NULL, g,
 			     grid, sizeof(grid));
 		if (m->nf)
 			snprintf(buf, sizeof(buf),
-				 "%" PRIu64 " bytes past the %s grid",
-				 m->off % g, grid);
-		else if (m->off % g)
+				 "%" PRIu64 " bytes past the %s grid", rem,
+				 grid);
+		else if (rem)
 			snprintf(buf, sizeof(buf),
 				 "%" PRIu64 " bytes past the %s grid: no "
 				 "finding is about it",
-				 m->off % g, grid);
+				 rem, grid);
 		else
 			snprintf(buf, sizeof(buf), "on the %s grid", grid);
 		y += 34 +
