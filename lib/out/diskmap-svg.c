@@ -11,10 +11,35 @@
 #include "diskmap.h"
 #include "blkalignP.h"
 
+/* The length of the valid UTF-8 sequence at @s, 0 if none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = *s >= 0xf0 && *s <= 0xf4   ? 4
+		   : *s >= 0xe0		      ? 3
+		   : *s >= 0xc2 && *s <= 0xdf ? 2
+					      : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* @s as XML text: escaped, and what XML cannot hold (control bytes, a
+ * file name that is not UTF-8) as '?', so that the document parses. */
 void dm_xml(const char *s, FILE *out)
 {
-	for (; s && *s; s++)
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (p && *p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+
+		if (!n || *p < 0x20) {
+			fputc('?', out);
+			p++;
+			continue;
+		}
+		switch (*p) {
 		case '<':
 			fputs("&lt;", out);
 			break;
@@ -28,8 +53,10 @@ void dm_xml(const char *s, FILE *out)
 			fputs("&quot;", out);
 			break;
 		default:
-			fputc(*s, out);
+			fwrite(p, 1, n, out);
 		}
+		p += n;
+	}
 }
 
 /* Round offsets in their unit ("1 MiB", "20 GiB"), others exactly. */
