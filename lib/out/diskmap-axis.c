@@ -154,18 +154,21 @@ double dm_axis_draw(const struct dm_axis *a, double y, FILE *out)
 			x - 5, y + 6, x - 1, y - 6, x + 1, y + 6, x + 5, y - 6);
 	}
 	for (size_t i = 0; i < a->n; i++) {
-		double x = a->x[i], w;
+		double x = a->x[i], w, tx;
 		int r = 0;
 
 		dm_offset_label(a->b[i], lab, sizeof(lab));
 		w = dm_text_width(lab, 10);
-		while (r < 4 && x - w / 2 < row_end[r] + 4)
+		/* inside the canvas: the last label may not reach past it */
+		tx = x + w / 2 > DM_WIDTH - 2 ? DM_WIDTH - 2 - w / 2 : x;
+		tx = tx - w / 2 < 2 ? 2 + w / 2 : tx;
+		while (r < 4 && tx - w / 2 < row_end[r] + 4)
 			r++;
 		if (r == 4) /* no room: the row that ends first */
 			for (int k = r = 0; k < 4; k++)
 				if (row_end[k] < row_end[r])
 					r = k;
-		row_end[r] = x + w / 2;
+		row_end[r] = tx + w / 2;
 		if (r + 1 > rows)
 			rows = r + 1;
 		fprintf(out,
@@ -174,7 +177,7 @@ double dm_axis_draw(const struct dm_axis *a, double y, FILE *out)
 			"x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
 			"text-anchor=\"middle\">%s</text></g>\n",
-			a->b[i], x, y, x, y + 4 + 13.0 * r, x,
+			a->b[i], x, y, x, y + 4 + 13.0 * r, tx,
 			y + 14 + 13.0 * r, lab);
 	}
 	return 8 + 13.0 * rows;

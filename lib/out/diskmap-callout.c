@@ -19,7 +19,7 @@
 #define BOX_GAP 10.0
 #define BOX_W \
 	((DM_WIDTH - DM_LEFT - DM_RIGHT - (PER_ROW - 1) * BOX_GAP) / PER_ROW)
-#define CHARS 40 /* per line of 11 px text in a box */
+#define CHARS 37 /* per line of 11 px text in a box */
 
 static const char *sev_colour(int sev)
 {
@@ -149,10 +149,10 @@ static double box(const struct dm_disk *k, const struct dm_mark *m, double x,
 			snprintf(buf, sizeof(buf),
 				 "%d  byte %" PRIu64 " (sector %" PRIu64 ")",
 				 m->num, m->off, m->off / lss);
-		y += 13.0 * dm_text_lines(buf, x, y + 12, CHARS - 3, 2,
+		y += 13.0 * dm_text_lines(buf, x, y + 12, CHARS - 5, 2,
 					  "font-weight=\"bold\"", out);
 		ends_text(d, m->off, buf, sizeof(buf));
-		y += 13.0 * dm_text_lines(buf, x, y + 12, CHARS, 2, "", out);
+		y += 13.0 * dm_text_lines(buf, x, y + 12, CHARS, 3, "", out);
 		g = m->nf ? d->findings[m->f[0]].granularity
 			  : aligned_grid(d, m->off);
 		/* off the physical grid without a finding: show that grid */

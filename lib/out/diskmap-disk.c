@@ -242,7 +242,6 @@ static void band_draw(const struct dm_disk *k, const struct dm_band *b,
 			"height=\"%.1f\" fill=\"url(#dm-hatch)\"/>",
 			x0, y, x1 - x0, DM_ROW);
 	fputs("</g>\n", out);
-	band_label(b, x0, x1, y, out);
 }
 
 /* The marker of a mark at (@x, @y): a triangle for findings (coloured by
@@ -311,27 +310,36 @@ double dm_bands_draw(const struct dm_disk *k, const struct dm_axis *a, double y,
 	for (size_t i = 0; i < k->nbands; i++)
 		band_draw(k, &k->bands[i], a, top, out);
 	dm_axis_cuts(a, top, top + h, out);
+	/* the lines down the bands, under the names */
 	for (size_t i = 0; marks && i < k->nmarks; i++) {
 		const struct dm_mark *m = &k->marks[i];
 		double x = dm_mark_x(k, a, m);
 
-		if (m->layer >= 0) {
-			marker(k, m, x,
-			       top +
-				       (DM_ROW + DM_GAP) *
-					       depth_of(k->d,
-							(size_t)m->layer) +
-				       DM_ROW / 2,
-			       out);
-			continue;
-		}
-		fprintf(out,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"%s\" stroke-width=\"1.5\"%s/>\n",
-			x, top - 4, x, top + h + 4,
-			m->nf ? DM_VERMILLION : DM_GREEN,
-			m->nf ? " stroke-dasharray=\"5 3\"" : "");
-		marker(k, m, x, top - 9, out);
+		if (m->layer < 0)
+			fprintf(out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" stroke=\"%s\" "
+				"stroke-width=\"1.5\"%s/>\n",
+				x, top - 4, x, top + h + 4,
+				m->nf ? DM_VERMILLION : DM_GREEN,
+				m->nf ? " stroke-dasharray=\"5 3\"" : "");
+	}
+	for (size_t i = 0; i < k->nbands; i++) {
+		const struct dm_band *b = &k->bands[i];
+
+		band_label(b, dm_axis_x(a, b->start),
+			   dm_axis_x(a, b->start + b->size),
+			   top + (DM_ROW + DM_GAP) * b->depth, out);
+	}
+	for (size_t i = 0; marks && i < k->nmarks; i++) {
+		const struct dm_mark *m = &k->marks[i];
+		double x = dm_mark_x(k, a, m), my = top - 9;
+
+		if (m->layer >= 0)
+			my = top + DM_ROW / 2 +
+			     (DM_ROW + DM_GAP) *
+				     depth_of(k->d, (size_t)m->layer);
+		marker(k, m, x, my, out);
 	}
 	return h + (marks ? 16 : 0);
 }

@@ -74,10 +74,10 @@ void dm_offset_label(uint64_t off, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, off);
 }
 
-/* About: sans-serif is some 0.58 em wide on average. */
+/* About: sans-serif is some 0.55 to 0.6 em wide on average. */
 double dm_text_width(const char *s, double px)
 {
-	return (double)strlen(s) * px * 0.58;
+	return (double)strlen(s) * px * 0.6;
 }
 
 int dm_text_lines(const char *s, double x, double y, int width, int maxl,
