@@ -7,7 +7,7 @@
 # real buffered I/O on a loop device.  whole-vs-partition and
 # soft-block-size need root (a loop device this script attaches and
 # detaches).  Needs rsvg-convert (Debian: librsvg2-bin) and python3 (the
-# licence is written into each PNG as a tEXt chunk).
+# licence is written into each PNG as a tEXt chunk by tools/png-spdx).
 #
 #   docs/make-bench-pictures.sh [BLKALIGN] [OUTDIR]
 #   (defaults: build/cli/blkalign, docs/)
@@ -23,27 +23,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# spdx PNG: the licence in a tEXt chunk after IHDR (tests/ts/docs/spdx)
-spdx() {
-	python3 - "$1" <<'EOF'
-import struct, sys, zlib
-p = sys.argv[1]
-d = open(p, "rb").read()
-body = b"Comment\0SPDX-License-Identifier: GPL-2.0-or-later"
-chunk = struct.pack(">I", len(body)) + b"tEXt" + body + \
-    struct.pack(">I", zlib.crc32(b"tEXt" + body) & 0xffffffff)
-end = 8 + 8 + struct.unpack(">I", d[8:12])[0] + 4  # after IHDR
-open(p, "wb").write(d[:end] + chunk + d[end:])
-EOF
-}
-
 # draw KIND ARGS...: bench ARGS --svg, then the PNG
 draw() {
 	local kind=$1
 	shift
 	"$bin" bench "$@" --svg "$tmp/$kind.svg" >/dev/null
 	rsvg-convert "$tmp/$kind.svg" -o "$out/bench-$kind.png"
-	spdx "$out/bench-$kind.png"
+	tools/png-spdx "$out/bench-$kind.png"
 	echo "$out/bench-$kind.png"
 }
 

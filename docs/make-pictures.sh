@@ -23,6 +23,10 @@ h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' seed002.svg)
 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/chromium" \
 	--hide-scrollbars --screenshot="$tmp/seed002.png" --window-size=1400,"$h" \
 	"file://$tmp/seed002.svg" >/dev/null 2>&1
-cp seed002.svg "$top/docs/diskmap-seed002.svg"
+# the licence line every tracked file has (tests/ts/docs/spdx): an XML
+# comment in the SVG, a tEXt chunk in the PNG (tools/png-spdx)
+sed '1a <!-- SPDX-License-Identifier: GPL-2.0-or-later -->' seed002.svg \
+	>"$top/docs/diskmap-seed002.svg"
 cp seed002.png "$top/docs/diskmap-seed002.png"
+"$top/tools/png-spdx" "$top/docs/diskmap-seed002.png"
 echo "docs/diskmap-seed002.svg, docs/diskmap-seed002.png: 1400x$h"
