@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diskmap.h"
@@ -70,8 +71,10 @@ static void layer_cells(FILE *out, const struct blkalign_layer *l, size_t rows)
 		l->start + l->size, rows, sz);
 }
 
-/* A layer's rows: one per finding, or one saying it has none. */
-static void layer_rows(FILE *out, const struct blkalign_device *d, size_t i)
+/* A layer's rows: one per finding (with the number of its mark on the
+ * picture, @num[finding], when known), or one saying it has none. */
+static void layer_rows(FILE *out, const struct blkalign_device *d, size_t i,
+		       const int *num)
 {
 	size_t nf = 0;
 	bool first = true;
@@ -82,7 +85,7 @@ static void layer_rows(FILE *out, const struct blkalign_device *d, size_t i)
 	if (!nf) {
 		fputs("<tr class=\"ok\">", out);
 		layer_cells(out, &d->layers[i], 1);
-		fputs("<td colspan=\"4\">no findings</td></tr>\n", out);
+		fputs("<td colspan=\"5\">no findings</td></tr>\n", out);
 		return;
 	}
 	for (size_t f = 0; f < d->nfindings; f++) {
@@ -95,6 +98,10 @@ static void layer_rows(FILE *out, const struct blkalign_device *d, size_t i)
 		if (first)
 			layer_cells(out, &d->layers[i], nf);
 		first = false;
+		if (num && num[f])
+			fprintf(out, "<td class=\"n\">%d</td>", num[f]);
+		else
+			fputs("<td></td>", out);
 		cell(out, "code", fi->code);
 		cell(out, "sev", blkalign_severity_name(fi->severity));
 		cell(out, NULL, fi->message);
@@ -135,6 +142,9 @@ void dm_html_disk(FILE *out, const struct blkalign_device *d,
 		  const struct blkalign_plan *p, const char *pic, size_t len,
 		  double h)
 {
+	struct dm_disk k;
+	int *num;
+
 	fputs("<section>\n<h2>", out);
 	dm_xml(d->path, out);
 	fprintf(out,
@@ -149,11 +159,20 @@ void dm_html_disk(FILE *out, const struct blkalign_device *d,
 	fwrite(pic, 1, len, out);
 	fputs("</svg>\n<table class=\"layers\"><tr><th>layer</th><th>kind</th>"
 	      "<th>start (byte)</th><th>end (byte)</th><th>size</th>"
-	      "<th>finding</th><th>severity</th><th>message</th><th>cost</th>"
-	      "</tr>\n",
+	      "<th>mark</th><th>finding</th><th>severity</th><th>message</th>"
+	      "<th>cost</th></tr>\n",
 	      out);
+	/* the marks' numbers, as the picture has them */
+	num = calloc(d->nfindings + 1, sizeof(*num));
+	if (num && !dm_disk_build(&k, d, NULL)) {
+		for (size_t m = 0; m < k.nmarks; m++)
+			for (size_t j = 0; j < k.marks[m].nf; j++)
+				num[k.marks[m].f[j]] = k.marks[m].num;
+		dm_disk_free(&k);
+	}
 	for (size_t i = 0; i < d->nlayers; i++)
-		layer_rows(out, d, i);
+		layer_rows(out, d, i, num);
+	free(num);
 	fputs("</table>\n", out);
 	if (p)
 		plan_table(out, p);
@@ -169,11 +188,12 @@ int dm_html_write(FILE *out, const char *body, size_t len, size_t n)
 		"<h1>blkalign disk map</h1>\n"
 		"<p>Each disk's layers as bands from the disk (top) to the "
 		"filesystems, at their offsets on a byte axis that is broken "
-		"(a zigzag) where sizes differ by orders of magnitude. "
+		"(marked // on it) where sizes differ by orders of magnitude. "
 		"Triangles mark misaligned starts and ends, numbered as the "
-		"boxes under the axis that say which grid and what it costs; "
-		"circles mark aligned ones; hatched layers have a warning or "
-		"an error. The tables hold the numbers.</p>\n"
+		"boxes under the axis that say which grid and what it costs, "
+		"and as the tables' mark column; circles mark aligned ones "
+		"(hollow: off the physical sector grid, but no finding); "
+		"hatched layers have a warning or an error.</p>\n"
 		"<svg width=\"0\" height=\"0\" aria-hidden=\"true\" "
 		"style=\"position:absolute\">",
 		style);
