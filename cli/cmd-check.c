@@ -167,6 +167,7 @@ static int check_opt(void *data, int c, const char *arg)
 			return cli_usage_error(
 				"check", "--prometheus needs a file name");
 		a->prometheus = arg;
+		return 0;
 	case OPT_SVG:
 		a->svg = arg;
 		return 0;
