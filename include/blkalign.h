@@ -338,7 +338,7 @@ struct blkalign_image_geometry {
 #define BLKALIGN_STATUS_FAILED	   4 /* operational error */
 /* 128 + n: stopped by signal n (trace, bench, fix) */
 
-/* Two statuses as one (BLKALIGN_0.3): a signal's 128 + n stands (@a's
+/* Two statuses as one: a signal's 128 + n stands (@a's
  * first), else the bits or-ed; 130 | 1 would read as SIGQUIT. */
 int blkalign_status_merge(int a, int b);
 
@@ -429,7 +429,7 @@ struct blkalign_text_opts {
 int blkalign_report_write_text_opts(const struct blkalign_report *r, FILE *out,
 				    const struct blkalign_text_opts *o);
 /*
- * Every command's table (BLKALIGN_0.3): check's layers, plan's
+ * Every command's table: check's layers, plan's
  * partitions, fix's outcomes, model's workloads, trace's and bench's
  * rows.  blkalign_text_table_column gives the @i-th column of table @t (0,
  * -ENOENT after the last one, -EINVAL for no such table);
@@ -461,7 +461,7 @@ int blkalign_text_columns_check(const char *list, const char **bad,
 				size_t *badlen);
 
 /*
- * Many images in one run, streamed (BLKALIGN_0.2).  blkalign_check_if_image
+ * Many images in one run, streamed.  blkalign_check_if_image
  * audits @path like blkalign_check_path when it holds a disk image (a qemu
  * format, or raw with a partition table or contents the scan knows), and
  * otherwise records it as skipped: returns BLKALIGN_CHECK_SKIPPED, nothing
@@ -488,7 +488,7 @@ int blkalign_report_write_json_end(struct blkalign_report *r, FILE *out);
 
 /*
  * Metrics for Prometheus, as node_exporter's textfile collector reads
- * them (out/prometheus.c; BLKALIGN_0.2; docs/output.md, "Prometheus"):
+ * them (out/prometheus.c; docs/output.md, "Prometheus"):
  * the text exposition format, HELP and TYPE for each metric, no
  * timestamps.  A streamed run gathers the series of each batch of
  * devices (blkalign_prometheus_add, before blkalign_report_clear) and
@@ -514,7 +514,7 @@ int blkalign_finding_write_amplification(const struct blkalign_device *d,
 					 double *ratio);
 
 /*
- * The JSON output's three forms (BLKALIGN_0.2; docs/json-schema.md,
+ * The JSON output's three forms (docs/json-schema.md,
  * "Streams"): the pretty document (the default), the same document
  * compact on one line, or lines: each target's object on a line of its
  * own (with schema_version and path) as soon as it is known, then a
@@ -542,15 +542,14 @@ int blkalign_json_rewrite(const char *text, size_t len,
 			  int status, const char *each, FILE *out);
 /* The same, and when @status has BLKALIGN_STATUS_FAILED (no signal) and
  * the document no "errors", "errors": the @nerrors messages @errors (what
- * was said on stderr); --json=lines puts them in the summary line
- * (BLKALIGN_0.3). */
+ * was said on stderr); --json=lines puts them in the summary line. */
 int blkalign_json_finish(const char *text, size_t len,
 			 enum blkalign_json_format f, const char *command,
 			 int status, const char *const *errors, size_t nerrors,
 			 const char *each, FILE *out);
 
 /*
- * The other files an image file's disk is made of (BLKALIGN_0.2), so that
+ * The other files an image file's disk is made of, so that
  * a run over many files audits each disk once: the extents a VMDK
  * descriptor file names, the parent a VMDK delta names
  * (parentFileNameHint), the backing file of a qcow2 or qed image, the
@@ -626,7 +625,7 @@ enum blkalign_size_style {
 };
 int blkalign_size_format(uint64_t bytes, enum blkalign_size_style style,
 			 char *buf, size_t len);
-/* A latency for people, as bench's table and chart print it (BLKALIGN_0.3):
+/* A latency for people, as bench's table and chart print it:
  * "870.0us", "1.90ms", "69.0ms".  Returns 0, -ENOSPC or -EINVAL as
  * blkalign_size_format. */
 int blkalign_latency_format(uint64_t ns, char *buf, size_t len);
@@ -840,7 +839,7 @@ int blkalign_model_write_json(const char *target,
 			      const char *const *layer_names,
 			      const struct blkalign_model *const *models,
 			      size_t nmodels, FILE *out);
-/* The models as text (out/model-text.c; BLKALIGN_0.3): per layer, prose
+/* The models as text (out/model-text.c): per layer, prose
  * and a table of BLKALIGN_TEXT_TABLE_MODEL's columns (@o): 0, -EINVAL,
  * -ENOMEM or -EIO. */
 int blkalign_model_write_text(const struct blkalign_model_geometry *g,
@@ -1131,13 +1130,13 @@ int blkalign_plan_write_sfdisk(const struct blkalign_plan *p, int only,
 int blkalign_plan_write_json(struct blkalign_plan *const *plans, size_t nplans,
 			     int only, double throughput_bytes_s, FILE *out);
 /* plan's text: the disk, a table of BLKALIGN_TEXT_TABLE_PLAN's columns
- * (@o), the prose of each partition (BLKALIGN_0.3; plan-text.c). */
+ * (@o), the prose of each partition (plan-text.c). */
 int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
 			     double throughput_bytes_s, FILE *out,
 			     const struct blkalign_text_opts *o);
 
 /*
- * The disk map (out/diskmap*.c; BLKALIGN_0.2): a picture per disk of its
+ * The disk map (out/diskmap*.c): a picture per disk of its
  * layers as bands from the disk down to the filesystems on a broken byte
  * axis, each start and end marked aligned or misaligned, the findings in
  * numbered callouts with the grid they were judged on and their cost; a
