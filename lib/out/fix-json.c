@@ -4,7 +4,7 @@
  * outcome, the run's write and flush counts, disk and journal (the
  * crash tests sweep their kill points over `writes`), and the optional
  * moves of a run with nothing to do, through json-c like every other
- * writer (jsonw.h; keys in blkalign(8) FIX OPTIONS).
+ * writer (jsonw.h; keys in blkalign-fix(8), OPTIONS).
  */
 #include <errno.h>
 #include <stdio.h>
