@@ -501,8 +501,9 @@ static int print_run(const struct fix_args *a,
 	int rc;
 
 	if (a->json) {
+		/* the run's status: cli_json_finish puts the exit status */
 		if (blkalign_fix_run_write_json(run, a->target, a->fo.journal,
-						dry, status, cli_json_stdout()))
+						dry, cli_json_stdout()))
 			status = blkalign_status_merge(status,
 						       BLKALIGN_STATUS_FAILED);
 	} else {

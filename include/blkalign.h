@@ -1334,8 +1334,7 @@ int blkalign_fix_find_journals(struct blkalign_ctx *ctx, const char *target,
 int blkalign_fix_inspect(struct blkalign_ctx *ctx, const char *target,
 			 const char *journal, bool json, FILE *out);
 
-/* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
- */
+/* One partition's outcome of a fix run (blkalign_fix_run_get_outcome). */
 struct blkalign_fix_outcome;
 const struct blkalign_fix_result *
 blkalign_fix_outcome_get_result(const struct blkalign_fix_outcome *o);
@@ -1408,17 +1407,16 @@ int blkalign_fix_resume(struct blkalign_fix_target *t, bool rollback,
 			struct blkalign_fix_run **out);
 void blkalign_fix_run_free(struct blkalign_fix_run *r);
 
-int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
-			    const char *device, const char *journal,
-			    bool dry_run, int status, FILE *out);
 /*
- * The same for the whole run @run (NULL: none, as after a refused
- * journal), with the partitions that could move although aligned
- * (run->optional) as "optional": [{ number, grain }].
+ * fix's document for the run @run on @device with @journal (NULL: no
+ * outcome, as after a refused journal), whether it was a dry run, the
+ * partitions that could move although aligned as "optional":
+ * [{ number, grain }]; its "status" is the run's
+ * (blkalign_fix_run_get_status, 0 without a run).
  */
 int blkalign_fix_run_write_json(const struct blkalign_fix_run *run,
 				const char *device, const char *journal,
-				bool dry_run, int status, FILE *out);
+				bool dry_run, FILE *out);
 /* fix's text: a table of BLKALIGN_TEXT_TABLE_FIX's columns (@o), the
  * prose of each partition (fix-text.c). */
 int blkalign_fix_run_write_text(const struct blkalign_fix_run *run,

@@ -370,8 +370,7 @@ struct blkalign_fix_result {
 	uint64_t bytes_read_back;
 };
 
-/* One partition's outcome of a fix run, as blkalign_fix_write_json prints it.
- */
+/* One partition's outcome of a fix run (blkalign_fix_run_get_outcome). */
 struct blkalign_fix_outcome {
 	struct blkalign_fix_result res;
 	const char *action; /* "moved", "would move", "refused", ... */

@@ -234,9 +234,10 @@ int ba_fix_trust(struct ba_fix_run *r, struct blkalign_fix_target *t,
 	else
 		snprintf(msg, len,
 			 "cannot %s: the journal '%s' has no good %s; "
-			 "nothing was written: '--%s' can still %s",
+			 "nothing was written: '%s' can still %s",
 			 way, r->j->file.path, what,
-			 rollback ? "resume" : "rollback",
+			 ba_word(r->ctx, rollback ? BLKALIGN_WORD_RESUME
+						  : BLKALIGN_WORD_ROLLBACK),
 			 rollback ? "finish the fix" : "undo the fix");
 	return -EBADMSG;
 }

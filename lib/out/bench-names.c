@@ -68,8 +68,7 @@ int blkalign_bench_verdict_text(const struct blkalign_bench_result *r,
 			"slowest, phase %u, is %.2fx phase %u): no "
 			"penalty measured%s",
 			io, what, r->worst_phase, r->ratio, r->aligned_phase,
-			r->write ? ""
-				 : " (reads seldom show one: try --write)");
+			r->write ? "" : " (reads seldom show one: writes may)");
 	case BLKALIGN_BENCH_INCONCLUSIVE:
 		return snprintf(buf, len,
 				"inconclusive: %s (slowest phase %u is %.2fx "
@@ -214,6 +213,6 @@ int blkalign_bench_compare_text(const struct blkalign_bench_compare *c,
 			b->label, req, model, fix,
 			c->write ? ""
 				 : " (reads do not depend on the soft "
-				   "block size: try --write)");
+				   "block size: writes may)");
 	return snprintf(buf, len, "%s%s", same, req);
 }

@@ -209,7 +209,7 @@ int blkalign_bench_write_text(const struct blkalign_bench_result *r, FILE *out,
 	if (r->interrupted)
 		fputs("interrupted: a partial result\n", out);
 	else if (r->runtime_exceeded)
-		fputs("stopped by --runtime: a partial result\n", out);
+		fputs("stopped at its time limit: a partial result\n", out);
 	fputc('\n', out);
 	rc = print_phases(r, out, &opts);
 	blkalign_bench_verdict_text(r, words, sizeof(words));
@@ -371,7 +371,7 @@ int blkalign_bench_compare_write_text(const struct blkalign_bench_compare *c,
 	if (c->interrupted)
 		fputs("interrupted: a partial result\n", out);
 	else if (c->runtime_exceeded)
-		fputs("stopped by --runtime: a partial result\n", out);
+		fputs("stopped at its time limit: a partial result\n", out);
 	fputc('\n', out);
 	rc = print_sides(c, out, &opts);
 	blkalign_bench_compare_text(c, words, sizeof(words));

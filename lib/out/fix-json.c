@@ -139,31 +139,21 @@ static int write_run(const struct blkalign_fix_outcome *v, size_t n,
 }
 
 /**
- * blkalign_fix_write_json: { schema_version, version, status, device,
+ * blkalign_fix_run_write_json: { schema_version, version, status, path,
  * journal, dry_run, partitions: [ ... ], writes, flushes, optional: [] }
- * for the outcomes @v[0..n) of one run on @device.  Returns 0, -EINVAL,
- * -ENOMEM or -EIO.
- */
-int blkalign_fix_write_json(const struct blkalign_fix_outcome *v, size_t n,
-			    const char *device, const char *journal,
-			    bool dry_run, int status, FILE *out)
-{
-	return write_run(v, n, NULL, 0, 0, device, journal, dry_run, status,
-			 out);
-}
-
-/**
- * blkalign_fix_run_write_json: the same for @run (NULL: no outcome),
- * its optional moves in "optional".
+ * for @run on @device (NULL: no outcome, status 0), its optional moves
+ * in "optional".  status is the run's (blkalign_fix_run_get_status); a
+ * program that exits with another puts its own in the document
+ * (blkalign_json_finish).  Returns 0, -EINVAL, -ENOMEM or -EIO.
  */
 int blkalign_fix_run_write_json(const struct blkalign_fix_run *run,
 				const char *device, const char *journal,
-				bool dry_run, int status, FILE *out)
+				bool dry_run, FILE *out)
 {
 	if (!run)
 		return write_run(NULL, 0, NULL, 0, 0, device, journal, dry_run,
-				 status, out);
+				 0, out);
 	return write_run(run->outcomes, run->noutcomes, run->optional,
 			 run->noptional, run->grain, device, journal, dry_run,
-			 status, out);
+			 run->status, out);
 }

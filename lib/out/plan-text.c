@@ -18,6 +18,7 @@
 #include "text-table.h"
 #include "plan-text.h"
 #include "out/out.h"
+#include "plan.h"
 
 #define NUM SCOLS_FL_RIGHT
 
@@ -41,15 +42,14 @@ const struct ba_column ba_plan_columns[BA_PCOL_COUNT] = {
 	{"NEW_START", "first sector planned (JSON new_start: bytes)", 0, NUM,
 	 true},
 	{"NEW_END", "last sector planned (text only)", 0, NUM, true},
-	{"OLD_SIZE", "size now, lsblk-like or with --bytes in bytes", 0, NUM,
-	 true},
-	{"NEW_SIZE", "size planned, lsblk-like or with --bytes in bytes", 0,
-	 NUM, true},
+	{"OLD_SIZE", "size now, lsblk-like or in bytes", 0, NUM, true},
+	{"NEW_SIZE", "size planned, lsblk-like or in bytes", 0, NUM, true},
 	{"START_SHIFT", "sectors the start moves, signed (JSON: bytes)", 0, NUM,
 	 false},
 	{"SIZE_CHANGE", "size planned less size now, signed", 0, NUM, false},
 	{"BYTES_TO_COPY", "what fix copies to move it", 0, NUM, true},
-	{"ESTIMATED_SECONDS", "the copy's time at --throughput", 0, NUM, false},
+	{"ESTIMATED_SECONDS", "the copy's time at the throughput assumed", 0,
+	 NUM, false},
 	{"CONTENT", "what it holds: ext4, swap, md... (empty: not known)", 0, 0,
 	 false},
 	{"USED_SIZE", "what its contents use (empty: not known)", 0, NUM,
@@ -268,8 +268,8 @@ static int add_row(struct ba_table *t, const struct plan_row *r)
 }
 
 /* What the move copies, and why that much. */
-static void print_copy(FILE *out, const struct blkalign_plan_part *pp,
-		       double tput)
+static void print_copy(FILE *out, const char *copy_all,
+		       const struct blkalign_plan_part *pp, double tput)
 {
 	const char *what = pp->content ? pp->content : "contents";
 
@@ -285,13 +285,13 @@ static void print_copy(FILE *out, const struct blkalign_plan_part *pp,
 	if (pp->map_problem)
 		fprintf(out,
 			"  fix refuses to move it: %s; or move it whole "
-			"with --copy-all\n",
-			pp->map_problem);
+			"with %s\n",
+			pp->map_problem, copy_all);
 }
 
 /* The prose of one partition below the table, if it has any. */
-static void print_prose(FILE *out, const struct blkalign_plan_part *pp,
-			double tput)
+static void print_prose(FILE *out, const char *copy_all,
+			const struct blkalign_plan_part *pp, double tput)
 {
 	if (!pp->reason && !pp->content && !pp->used_known &&
 	    !pp->bytes_to_copy && !pp->ncommands && !pp->findings_before &&
@@ -307,7 +307,7 @@ static void print_prose(FILE *out, const struct blkalign_plan_part *pp,
 			pp->used_known ? "uses" : "not sized: keeping all",
 			pp->used_size);
 	if (pp->bytes_to_copy)
-		print_copy(out, pp, tput);
+		print_copy(out, copy_all, pp, tput);
 	for (size_t c = 0; c < pp->ncommands; c++)
 		fprintf(out, "  instead: %s\n", pp->commands[c]);
 	if (pp->findings_before || pp->findings_after)
@@ -381,14 +381,19 @@ int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
 			     double throughput_bytes_s, FILE *out,
 			     const struct blkalign_text_opts *o)
 {
+	const struct blkalign_report *r;
 	struct blkalign_text_opts opts;
 	const struct blkalign_device *d;
+	const char *copy_all;
 	bool alone, color;
 	int rc;
 
 	if (!p || !out || !(throughput_bytes_s > 0) ||
 	    ba_text_opts_get(BLKALIGN_TEXT_TABLE_PLAN, o, &opts))
 		return -EINVAL;
+	/* a plan a report made names fix's option in its program's words */
+	r = ((const struct ba_plan *)p)->report;
+	copy_all = ba_word(r ? r->ctx : NULL, BLKALIGN_WORD_COPY_ALL);
 	/* a list: the table has no tree */
 	opts.flags |= BLKALIGN_TEXT_LIST;
 	alone = opts.flags & (BLKALIGN_TEXT_RAW | BLKALIGN_TEXT_PAIRS);
@@ -415,6 +420,7 @@ int blkalign_plan_write_text(const struct blkalign_plan *p, int only,
 		return rc;
 	for (size_t k = 0; k < p->nparts && !alone; k++)
 		if (!only || p->parts[k].number == only)
-			print_prose(out, &p->parts[k], throughput_bytes_s);
+			print_prose(out, copy_all, &p->parts[k],
+				    throughput_bytes_s);
 	return ferror(out) ? -EIO : 0;
 }

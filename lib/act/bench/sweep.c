@@ -391,7 +391,7 @@ int blkalign_bench_infer(struct blkalign_bench_result *r)
 	if (gap <= SE_K * (median_se(fe) + median_se(se)) ||
 	    r->separation < 1.0) {
 		r->reason = "the fast and the slow phases overlap, too much "
-			    "noise to conclude; more --rounds may help";
+			    "noise to conclude; more rounds may help";
 		return 0;
 	}
 	g = fit_grid(r, &off);
