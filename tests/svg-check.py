@@ -10,11 +10,17 @@ the font size wide, from 0.8 of it above the baseline to 0.2 below,
 placed per text-anchor.  want: "hatch" (a bar filled with the hatch, the
 slower one) and "fast" (a bar in the faster colour), "maxwidth=N".
 """
+import importlib.util
+import os
 import re
-import struct
 import sys
 import xml.etree.ElementTree as ET
-import zlib
+
+# one PNG reader for the tests: tests/lib/png-stats.py's
+_spec = importlib.util.spec_from_file_location(
+    "png_stats", os.path.join(os.path.dirname(__file__), "lib", "png-stats.py"))
+PNG = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(PNG)
 
 NS = "{http://www.w3.org/2000/svg}"
 fails = []
@@ -102,47 +108,12 @@ def check_ticks(bx):
 
 
 def png_pixels(path):
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        fail("not a PNG")
+    """The PNG decoded by tests/lib/png-stats.py's reader, or None."""
+    try:
+        return PNG.read_png(path)
+    except (OSError, ValueError) as e:
+        fail("%s: %s" % (path, e))
         return None
-    pos, idat, ihdr = 8, b"", None
-    while pos < len(data):
-        n, typ = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if typ == b"IHDR":
-            ihdr = struct.unpack(">IIBBBBB", body)
-        elif typ == b"IDAT":
-            idat += body
-        pos += 12 + n
-    w, h, depth, ctype = ihdr[:4]
-    if depth != 8 or ctype not in (2, 6):
-        fail("unexpected PNG format depth %d colour type %d" % (depth, ctype))
-        return None
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
-    prev, rows, i = bytearray(stride), [], 0
-    for _ in range(h):
-        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-        i += 1 + stride
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b = prev[x]
-            c = prev[x - bpp] if x >= bpp else 0
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + b) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[x] = (line[x] + pr) & 255
-        rows.append(line)
-        prev = line
-    return w, h, bpp, rows
 
 
 def main():
