@@ -16,7 +16,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-# one PNG reader for the tests: tests/lib/png-stats.py's
+# one PNG reader for the tests: tests/lib/png-stats.py's (no bytecode
+# cache left in the source tree)
+sys.dont_write_bytecode = True
 _spec = importlib.util.spec_from_file_location(
     "png_stats", os.path.join(os.path.dirname(__file__), "lib", "png-stats.py"))
 PNG = importlib.util.module_from_spec(_spec)
